@@ -1,0 +1,286 @@
+import { readFileSync } from 'node:fs';
+import { startServiceProcess } from '../test/support/processes.ts';
+
+/**
+ * Mixed workload against a real service process: browsing and searching recipes, pantry edits,
+ * shopping list, plan reads and chat against a loopback model. Reports errors, p50/p99 per route
+ * and the service's memory over time, with a growth trend over the second half of the run.
+ *
+ *   npm run load -- [--clients=200] [--duration=60] [--quick]
+ * Uses DATABASE_URL when set (a fresh database is recommended), otherwise an embedded one.
+ */
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const quick = process.argv.includes('--quick');
+const CLIENTS = arg('clients', quick ? 40 : 200);
+const DURATION_S = arg('duration', quick ? 10 : 60);
+
+const fakeModel = await startFakeChatModel();
+const service = await startServiceProcess({
+  DATA_DIR: `/tmp/mise-load-${Date.now()}`,
+  RATE_LIMIT_MAX: '100000000',
+  AUTH_RATE_LIMIT_MAX: '100000000',
+  LLM_BASE_URL: fakeModel.url,
+  LLM_API_KEY: 'load-test',
+  CHAT_MODEL: 'loopback',
+  LOG_LEVEL: 'error',
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+});
+const base = service.url;
+
+interface Session {
+  token: string;
+  recipeIds: string[];
+  ingredientIds: number[];
+  planId?: string;
+}
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    json: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
+  };
+}
+
+async function newSession(i: number): Promise<Session> {
+  const email = `load-${Date.now()}-${i}@example.test`;
+  await call('POST', '/api/auth/register', undefined, {
+    email,
+    password: 'load-password',
+    name: `Load ${i}`,
+  });
+  const login = await call('POST', '/api/auth/login', undefined, { email, password: 'load-password' });
+  const token = login.json.access_token as string;
+  const recipes = await call('GET', '/api/recipes?limit=50', token);
+  const ingredients = await call('GET', '/api/ingredients?limit=50', token);
+  const week = mondayOf(new Date());
+  const plan = await call('POST', '/api/meal-plans', token, { week_start: week });
+  return {
+    token,
+    recipeIds: (recipes.json?.items ?? []).map((r: { id: string }) => r.id),
+    ingredientIds: (ingredients.json?.items ?? []).map((r: { id: number }) => r.id),
+    planId: plan.json?.id,
+  };
+}
+
+const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+const TERMS = ['chicken', 'tomato', 'rice', 'vegan', 'soup', 'curry', 'pasta', 'salad', 'egg', 'beans'];
+
+/** One user action: [route label, request]. Weights approximate a browsing-heavy app. */
+const actions: { weight: number; label: string; run(s: Session): Promise<{ status: number }> }[] = [
+  {
+    weight: 25,
+    label: 'GET /api/recipes?q',
+    run: (s) => call('GET', `/api/recipes?q=${pick(TERMS)}`, s.token),
+  },
+  {
+    weight: 10,
+    label: 'GET /api/recipes?filters',
+    run: (s) => call('GET', '/api/recipes?max_time=30&dietary=vegetarian', s.token),
+  },
+  {
+    weight: 20,
+    label: 'GET /api/recipes/:id',
+    run: (s) => call('GET', `/api/recipes/${pick(s.recipeIds)}`, s.token),
+  },
+  { weight: 8, label: 'GET /api/inventory', run: (s) => call('GET', '/api/inventory', s.token) },
+  {
+    weight: 5,
+    label: 'POST+DELETE /api/inventory',
+    run: async (s) => {
+      const created = await call('POST', '/api/inventory', s.token, {
+        ingredient_id: pick(s.ingredientIds),
+        quantity: 500,
+        unit: 'g',
+        location: 'pantry',
+        expiry_date: new Date(Date.now() + 5 * 86400_000).toISOString().slice(0, 10),
+      });
+      if (created.status !== 201) return created;
+      return call('DELETE', `/api/inventory/${created.json.id}`, s.token);
+    },
+  },
+  { weight: 8, label: 'GET /api/shopping-list', run: (s) => call('GET', '/api/shopping-list', s.token) },
+  {
+    weight: 4,
+    label: 'POST /api/shopping-list',
+    run: (s) =>
+      call('POST', '/api/shopping-list', s.token, {
+        ingredient_id: pick(s.ingredientIds),
+        quantity: 1,
+        unit: 'g',
+      }),
+  },
+  {
+    weight: 8,
+    label: 'GET /api/meal-plans/:id',
+    run: (s) => call('GET', `/api/meal-plans/${s.planId}`, s.token),
+  },
+  { weight: 4, label: 'GET /api/me', run: (s) => call('GET', '/api/me', s.token) },
+  {
+    weight: 3,
+    label: 'POST /api/chat',
+    run: (s) => call('POST', '/api/chat', s.token, { message: 'What can I cook tonight?' }),
+  },
+];
+const totalWeight = actions.reduce((a, b) => a + b.weight, 0);
+const chooseAction = () => {
+  let r = Math.random() * totalWeight;
+  for (const a of actions) if ((r -= a.weight) < 0) return a;
+  return actions[0]!;
+};
+
+console.error(`preparing ${CLIENTS} users…`);
+const sessions: Session[] = [];
+for (let i = 0; i < CLIENTS; i += 20) {
+  sessions.push(
+    ...(await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, (_, j) => newSession(i + j)))),
+  );
+}
+// Chat is Free-limited to 10 messages a day: make the load users Pro through the stored data is not
+// possible from outside, so chat beyond the limit counts as an expected 429, reported separately.
+
+const latencies = new Map<string, number[]>();
+const statuses = new Map<string, Map<number, number>>();
+const memory: { t: number; rssMb: number }[] = [];
+const started = Date.now();
+const sampler = setInterval(
+  () => memory.push({ t: (Date.now() - started) / 1000, rssMb: rssOf(service.child.pid!) }),
+  1000,
+);
+
+await Promise.all(
+  sessions.map(async (s) => {
+    while (Date.now() - started < DURATION_S * 1000) {
+      const action = chooseAction();
+      const t0 = performance.now();
+      let status: number;
+      try {
+        status = (await action.run(s)).status;
+      } catch {
+        status = -1;
+      }
+      const ms = performance.now() - t0;
+      (latencies.get(action.label) ?? latencies.set(action.label, []).get(action.label)!).push(ms);
+      const byStatus = statuses.get(action.label) ?? statuses.set(action.label, new Map()).get(action.label)!;
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    }
+  }),
+);
+clearInterval(sampler);
+await service.stop();
+await fakeModel.close();
+
+const pct = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+let errors = 0;
+console.log(`\n${CLIENTS} clients, ${DURATION_S} s, ${base}`);
+console.log('| route | requests | p50 ms | p99 ms | statuses |');
+console.log('|---|---|---|---|---|');
+for (const [label, xs] of latencies) {
+  const byStatus = [...(statuses.get(label) ?? new Map<number, number>())];
+  const bad = byStatus.filter(
+    ([st]) => st < 0 || st >= 500 || (st >= 400 && !(label === 'POST /api/chat' && st === 429)),
+  );
+  errors += bad.reduce((a, [, n]) => a + n, 0);
+  console.log(
+    `| ${label} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | ${byStatus.map(([st, n]) => `${st}×${n}`).join(' ')} |`,
+  );
+}
+const half = memory.filter((m) => m.t >= DURATION_S / 2);
+const slope = linearSlope(
+  half.map((m) => m.t),
+  half.map((m) => m.rssMb),
+);
+console.log(`\nerrors: ${errors}`);
+console.log(
+  `memory (RSS MB): start ${memory[0]?.rssMb.toFixed(0)}, end ${memory.at(-1)?.rssMb.toFixed(0)}, max ${Math.max(...memory.map((m) => m.rssMb)).toFixed(0)}; trend over the second half ${slope.toFixed(2)} MB/s`,
+);
+console.log(
+  `memory over time: ${memory
+    .filter((_, i) => i % 5 === 0)
+    .map((m) => `${m.t.toFixed(0)}s:${m.rssMb.toFixed(0)}`)
+    .join(' ')}`,
+);
+const growth = slope * (DURATION_S / 2);
+const ok = errors === 0 && growth < 50;
+console.log(
+  ok
+    ? 'PASS: zero errors, no memory growth trend'
+    : `FAIL: ${errors} errors, ${growth.toFixed(0)} MB growth over the second half`,
+);
+process.exit(ok ? 0 : 1);
+
+function rssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function linearSlope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  if (n < 2) return 0;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+function mondayOf(d: Date): string {
+  const day = (d.getUTCDay() + 6) % 7;
+  const monday = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day));
+  return monday.toISOString().slice(0, 10);
+}
+
+/** A loopback OpenAI-compatible chat-completions server answering with plain text. */
+async function startFakeChatModel(): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-load',
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: 'loopback',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'Try a quick vegetable stir-fry.' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 50, completion_tokens: 8, total_tokens: 58 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import {
+  importRecipes,
+  matchRate,
+  type ImportReport,
+} from '../modules/ingredients/recipe-import/importer.ts';
+import { createServices } from '../modules/index.ts';
+import { ConfigError, parseConfig } from '../platform/config.ts';
+import { openDatabase } from '../platform/db/database.ts';
+import { migrateToLatest } from '../platform/db/migrate.ts';
+import { TokenService } from '../platform/security/tokens.ts';
+
+/**
+ * npm run import:recipes -- <file or folder> [--dry-run] [--quiet]
+ * Markdown recipes with front matter and schema.org Recipe JSON-LD (.json, or in .html) become
+ * catalog recipes (upserted by slug) in the database the service uses (DATABASE_URL, or the
+ * embedded database under DATA_DIR). --dry-run parses and reports without writing.
+ */
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const target = args.find((a) => !a.startsWith('--'));
+  if (!target) {
+    console.error('usage: npm run import:recipes -- <file or folder> [--dry-run] [--quiet]');
+    return 2;
+  }
+  const quiet = args.includes('--quiet');
+  const config = parseConfig();
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pgdata'),
+  });
+  try {
+    await migrateToLatest(database.db);
+    const services = createServices({
+      config,
+      database,
+      db: database.db,
+      // Nothing is signed here; the services merely need a token service to be built.
+      tokens: new TokenService(randomBytes(32).toString('hex')),
+      now: () => new Date(),
+    });
+    await services.ingredients.seedIngredients();
+    const dryRun = args.includes('--dry-run');
+    const report = await importRecipes(target, {
+      parseLine: (text) => services.ingredients.parseLine(text),
+      ...(dryRun ? {} : { upsert: (seed) => services.recipes.upsertCatalogRecipe(seed) }),
+    });
+    print(report, quiet);
+    return report.failed > 0 || report.fileErrors.length > 0 ? 1 : 0;
+  } finally {
+    await database.close();
+  }
+}
+
+function print(report: ImportReport, quiet: boolean): void {
+  for (const r of report.recipes) {
+    const rate = matchRate(r.matchedWithQuantity, r.linesWithQuantity);
+    console.log(
+      `${r.file}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; ` +
+        `${r.matchedWithQuantity}/${r.linesWithQuantity} lines with a quantity matched (${rate}), ${r.matched}/${r.lines} in all`,
+    );
+    if (!quiet) for (const line of r.unmatched) console.log(`    unmatched: ${line}`);
+  }
+  for (const e of report.fileErrors) console.log(`${e.file}: error: ${e.error}`);
+  console.log(
+    `total: ${report.recipes.length} recipes, ${report.imported} imported, ${report.skipped} skipped, ` +
+      `${report.failed} failed; ${report.matchedWithQuantity}/${report.linesWithQuantity} lines with a quantity matched ` +
+      `(${matchRate(report.matchedWithQuantity, report.linesWithQuantity)})`,
+  );
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

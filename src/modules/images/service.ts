@@ -1,0 +1,132 @@
+import { notConfigured, notFound, upstreamError } from '../../platform/errors.ts';
+import type { Principal } from '../../platform/http/auth.ts';
+import { isUuid } from '../../platform/http/ids.ts';
+import {
+  JOB_ID_PATTERN,
+  type ImageJobsGateway,
+  type ImageJobState,
+} from '../../providers/images/image-jobs-gateway.ts';
+import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
+import type { ImagesRepository } from './repository.ts';
+import type { ImageJobRow } from './tables.ts';
+
+export interface ImageJob {
+  jobId: string;
+  status: ImageJobState['status'];
+  resultUrl: string | null;
+  error: string | null;
+}
+
+export interface ImagesDeps {
+  repo: ImagesRepository;
+  recipes: Pick<RecipeCatalog, 'getVisible' | 'attachImage'>;
+  /** Undefined when IMAGE_GEN_URL is not set. */
+  gateway: ImageJobsGateway | undefined;
+  log?: (message: string, details: Record<string, unknown>) => void;
+}
+
+/** A path step number: digits only, so nothing but a number reaches the forwarded path. */
+const STEP_NUMBER = /^\d{1,4}$/;
+const TERMINAL = new Set(['done', 'failed']);
+
+/**
+ * The image-generation proxy (contract §9). Starts jobs on the microservice for recipes the caller
+ * can see, remembers who started each job (nobody else can poll it), and hands a finished image to
+ * the recipe once.
+ */
+export class ImagesService {
+  readonly #deps: ImagesDeps;
+  constructor(deps: ImagesDeps) {
+    this.#deps = deps;
+  }
+
+  startHero(caller: Principal, recipeId: string, body: Record<string, unknown>) {
+    return this.#start(caller, recipeId, 'hero', 'hero', body);
+  }
+
+  startStep(caller: Principal, recipeId: string, stepNumber: string, body: Record<string, unknown>) {
+    if (!STEP_NUMBER.test(stepNumber)) throw notFound('Step');
+    return this.#start(caller, recipeId, 'step', `steps/${Number(stepNumber)}`, body);
+  }
+
+  /**
+   * Every step at once. The microservice cannot read our recipes, so the recipe's title and step
+   * texts are added to the forwarded body (`title`, `steps`) unless the caller sent their own.
+   */
+  startBatch(caller: Principal, recipeId: string, body: Record<string, unknown>) {
+    return this.#start(caller, recipeId, 'step', 'steps/batch', body, (recipe) => ({
+      title: recipe.title,
+      steps: recipe.steps,
+    }));
+  }
+
+  async getJob(caller: Principal, jobId: string): Promise<ImageJob> {
+    if (!JOB_ID_PATTERN.test(jobId)) throw notFound('Image job');
+    const row = await this.#deps.repo.findForUser(jobId, caller.id);
+    if (!row) throw notFound('Image job');
+    if (TERMINAL.has(row.status)) {
+      await this.#attachOnce(row, caller);
+      return present(row);
+    }
+    const state = await this.#gateway().get(jobId);
+    const saved = (await this.#deps.repo.saveState(state)) ?? row;
+    await this.#attachOnce(saved, caller);
+    return present(saved);
+  }
+
+  async #start(
+    caller: Principal,
+    recipeId: string,
+    kind: 'hero' | 'step',
+    restAfterRecipe: string,
+    body: Record<string, unknown>,
+    context?: (recipe: { title: string; steps: string[] }) => Record<string, unknown>,
+  ): Promise<{ jobId: string; status: ImageJobState['status'] }> {
+    const gateway = this.#gateway();
+    const recipe = isUuid(recipeId)
+      ? await this.#deps.recipes.getVisible(recipeId, viewerOf(caller))
+      : undefined;
+    if (!recipe) throw notFound('Recipe');
+    const forwarded = { ...(context ? context(recipe) : {}), ...body, user_id: caller.id };
+    const job = await gateway.start(`recipes/${recipe.id}/${restAfterRecipe}`, forwarded);
+    const inserted = await this.#deps.repo.insert({
+      jobId: job.jobId,
+      userId: caller.id,
+      recipeId: recipe.id,
+      kind,
+      status: job.status,
+    });
+    if (!inserted) throw upstreamError('image service', 'The image service reused a job id.');
+    return job;
+  }
+
+  /** A done job's images go to the recipe once; the recipes module decides whether the caller may. */
+  async #attachOnce(row: ImageJobRow, caller: Principal): Promise<void> {
+    if (row.status !== 'done' || row.attached_at || row.result_urls.length === 0) return;
+    if (!(await this.#deps.repo.claimAttachment(row.job_id))) return;
+    try {
+      // A hero job has one image (it becomes the first); a batch appends one per step.
+      const urls = row.kind === 'hero' ? row.result_urls.slice(0, 1) : row.result_urls;
+      for (const url of urls) {
+        await this.#deps.recipes.attachImage(row.recipe_id, url, row.kind, viewerOf(caller));
+      }
+    } catch (error) {
+      await this.#deps.repo.releaseAttachment(row.job_id);
+      this.#deps.log?.('attaching a generated image failed; the next poll retries', {
+        job: row.job_id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  #gateway(): ImageJobsGateway {
+    if (!this.#deps.gateway) throw notConfigured('IMAGE_GEN_URL', 'Image generation');
+    return this.#deps.gateway;
+  }
+}
+
+const viewerOf = (caller: Principal): Viewer => ({ id: caller.id, isAdmin: caller.isAdmin });
+
+function present(row: ImageJobRow): ImageJob {
+  return { jobId: row.job_id, status: row.status, resultUrl: row.result_url, error: row.error };
+}

@@ -1,0 +1,235 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../platform/config.ts';
+import type { AnyDb, DatabaseHandle } from '../platform/db/database.ts';
+import type { TokenService } from '../platform/security/tokens.ts';
+import { AccountsRepository } from './accounts/repository.ts';
+import { accountsRoutes } from './accounts/routes.ts';
+import { AccountsService } from './accounts/service.ts';
+import { BillingRepository } from './billing/repository.ts';
+import { billingRoutes } from './billing/routes.ts';
+import { BillingService } from './billing/service.ts';
+import { createPaymentProvider, createWebhookVerifier } from '../providers/payments/index.ts';
+import { createImageJobsGateway } from '../providers/images/index.ts';
+import { ImagesRepository } from './images/repository.ts';
+import { imagesRoutes } from './images/routes.ts';
+import { ImagesService } from './images/service.ts';
+import { devicesRoutes } from './devices/routes.ts';
+import { DevicesService } from './devices/service.ts';
+import { IngredientsRepository } from './ingredients/repository.ts';
+import { ingredientsRoutes } from './ingredients/routes.ts';
+import { IngredientsService } from './ingredients/service.ts';
+import { PreferencesRepository } from './preferences/repository.ts';
+import { preferencesRoutes } from './preferences/routes.ts';
+import { PreferencesService } from './preferences/service.ts';
+import { RecipesRepository } from './recipes/repository.ts';
+import { recipesRoutes } from './recipes/routes.ts';
+import { RecipesService } from './recipes/service.ts';
+import { PantryRepository } from './pantry/repository.ts';
+import { pantryRoutes } from './pantry/routes.ts';
+import { PantryService } from './pantry/service.ts';
+import { ShoppingRepository } from './shopping/repository.ts';
+import { shoppingRoutes } from './shopping/routes.ts';
+import { ShoppingService } from './shopping/service.ts';
+import { MealPlansRepository } from './meal-plans/repository.ts';
+import { mealPlanRoutes } from './meal-plans/routes.ts';
+import { MealPlansService } from './meal-plans/service.ts';
+import { createLlmProvider, type LlmProvider } from '../providers/llm/index.ts';
+import { assistantMealPlans } from './chat/meal-plans-adapter.ts';
+import { ChatRepository } from './chat/repository.ts';
+import { chatRoutes } from './chat/routes.ts';
+import { ChatService } from './chat/service.ts';
+import { LlmUsageService } from './chat/usage.ts';
+import { plannerRoutes } from './planner/routes.ts';
+import { PlannerService } from './planner/service.ts';
+import { aiRecipesRoutes } from './ai-recipes/routes.ts';
+import { AiRecipesService } from './ai-recipes/service.ts';
+import { createStoresModule, type FlyerWorkers } from './stores/module.ts';
+import type { PricingService } from './stores/pricing.ts';
+import { storesRoutes } from './stores/routes.ts';
+import type { StoresService } from './stores/service.ts';
+
+/** What every module is built from. */
+export interface PlatformDeps {
+  config: Config;
+  database: DatabaseHandle;
+  db: AnyDb;
+  tokens: TokenService;
+  now: () => Date;
+}
+
+/**
+ * The composition root: every module's services, wired in dependency order. Modules reach each
+ * other only through these services.
+ */
+export interface Services {
+  accounts: AccountsService;
+  preferences: PreferencesService;
+  devices: DevicesService;
+  ingredients: IngredientsService;
+  recipes: RecipesService;
+  pantry: PantryService;
+  mealPlans: MealPlansService;
+  shopping: ShoppingService;
+  billing: BillingService;
+  images: ImagesService;
+  /** The language model (503 not_configured per purpose when its settings are missing). */
+  llm: LlmProvider;
+  llmUsage: LlmUsageService;
+  chat: ChatService;
+  planner: PlannerService;
+  aiRecipes: AiRecipesService;
+  stores: StoresService;
+  pricing: PricingService;
+  /** Starts flyer-processing workers in this process (startBackgroundWork, src/worker.ts, tests). */
+  startFlyerWorker: FlyerWorkers;
+  /** Stops the stores module's enqueue-only job queue. */
+  closeStores: () => Promise<void>;
+}
+
+export function createServices(deps: PlatformDeps): Services {
+  const accounts = new AccountsService(
+    new AccountsRepository(deps.db),
+    deps.tokens,
+    deps.config.adminEmails,
+    deps.now,
+  );
+  const preferences = new PreferencesService(new PreferencesRepository(deps.db));
+  const devices = new DevicesService(deps.db);
+  const ingredients = new IngredientsService(new IngredientsRepository(deps.db));
+  const recipes = new RecipesService({
+    repo: new RecipesRepository(deps.db),
+    ingredients,
+    preferences,
+    pantry: (): PantryService => pantry,
+    now: deps.now,
+  });
+  const pantry = new PantryService(new PantryRepository(deps.db), ingredients, recipes, deps.now);
+  const mealPlans = new MealPlansService(new MealPlansRepository(deps.db), recipes, accounts, deps.now);
+  const shopping = new ShoppingService(
+    new ShoppingRepository(deps.db),
+    ingredients,
+    recipes,
+    pantry,
+    mealPlans,
+  );
+  const billing = new BillingService({
+    repo: new BillingRepository(deps.db),
+    accounts,
+    provider: createPaymentProvider(deps.config.stripe),
+    verifier: createWebhookVerifier(deps.config.stripe),
+    prices: deps.config.stripe.priceIds,
+  });
+  const images = new ImagesService({
+    repo: new ImagesRepository(deps.db),
+    recipes,
+    gateway: createImageJobsGateway(deps.config.imageGen),
+  });
+  const llm = createLlmProvider(deps.config.llm);
+  const chatRepo = new ChatRepository(deps.db);
+  const llmUsage = new LlmUsageService(chatRepo, deps.now);
+  const chat = new ChatService(
+    chatRepo,
+    llm,
+    llmUsage,
+    {
+      profiles: accounts,
+      preferences,
+      recipes,
+      ingredients,
+      pantry,
+      mealPlans: assistantMealPlans(mealPlans),
+    },
+    { maxToolRounds: deps.config.llm.maxToolRounds, now: deps.now },
+  );
+  const planner = new PlannerService({
+    profiles: accounts,
+    preferences,
+    recipes,
+    pantry,
+    mealPlans,
+    llm,
+    usage: llmUsage,
+  });
+  const aiRecipes = new AiRecipesService({
+    profiles: accounts,
+    preferences,
+    pantry,
+    ingredients,
+    llm,
+    usage: llmUsage,
+  });
+  const storesModule = createStoresModule(deps, { shopping, ingredients, llm });
+  return {
+    stores: storesModule.stores,
+    pricing: storesModule.pricing,
+    startFlyerWorker: storesModule.startFlyerWorker,
+    closeStores: storesModule.close,
+    accounts,
+    preferences,
+    devices,
+    ingredients,
+    recipes,
+    pantry,
+    mealPlans,
+    shopping,
+    billing,
+    images,
+    llm,
+    llmUsage,
+    chat,
+    planner,
+    aiRecipes,
+  };
+}
+
+export async function registerModuleRoutes(
+  app: FastifyInstance,
+  services: Services,
+  config: Config,
+): Promise<void> {
+  await app.register(accountsRoutes, {
+    accounts: services.accounts,
+    cookieSecure: config.cookieSecure,
+    authRateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.window },
+  });
+  await app.register(preferencesRoutes, { preferences: services.preferences });
+  await app.register(devicesRoutes, { devices: services.devices });
+  await app.register(ingredientsRoutes, { ingredients: services.ingredients });
+  await app.register(recipesRoutes, { recipes: services.recipes });
+  await app.register(pantryRoutes, { pantry: services.pantry });
+  await app.register(shoppingRoutes, { shopping: services.shopping });
+  await app.register(mealPlanRoutes, { mealPlans: services.mealPlans });
+  await app.register(chatRoutes, { chat: services.chat });
+  await app.register(plannerRoutes, { planner: services.planner });
+  await app.register(aiRecipesRoutes, { aiRecipes: services.aiRecipes });
+  await app.register(storesRoutes, {
+    stores: services.stores,
+    pricing: services.pricing,
+    uploadMaxBytes: config.uploadMaxBytes,
+    onClose: services.closeStores,
+  });
+  await app.register(billingRoutes, {
+    billing: services.billing,
+    webhookRateLimit: { max: config.rateLimit.max * 10, timeWindow: config.rateLimit.window },
+  });
+  await app.register(imagesRoutes, { images: services.images });
+}
+
+/** Reference data loaded at start (idempotent). */
+export async function seedReferenceData(services: Services, _deps: PlatformDeps): Promise<void> {
+  // Ingredients first: catalog recipes resolve their ingredient names against them.
+  await services.ingredients.seedIngredients();
+  await services.recipes.seedCatalog();
+}
+
+/** Background work (job workers) started with the service and stopped before the database closes. */
+export async function startBackgroundWork(
+  services: Services,
+  deps: PlatformDeps,
+): Promise<() => Promise<void>> {
+  if (!deps.config.runWorkers) return async () => undefined;
+  const flyerWorker = await services.startFlyerWorker();
+  return async () => {
+    await flyerWorker.stop();
+  };
+}

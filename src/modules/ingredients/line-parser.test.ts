@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseIngredientLine } from './line-parser.ts';
+import { NameIndex } from './names.ts';
+import { INGREDIENTS } from './seed/ingredients.ts';
+import { seedToInfo } from './service.ts';
+
+const names = new NameIndex(INGREDIENTS.map(seedToInfo));
+const parse = (line: string) => {
+  const p = parseIngredientLine(line, names);
+  return { quantity: p.quantity, unit: p.unit, ingredient: p.ingredient?.name, name: p.name, notes: p.notes };
+};
+
+describe('parseIngredientLine: quantities', () => {
+  it.each([
+    ['2 eggs', 2],
+    ['2.5 kg chicken thighs', 2.5],
+    ['1,5 kg chicken thighs', 1.5],
+    ['1/2 cup milk', 0.5],
+    ['1 1/2 cups flour', 1.5],
+    ['½ tsp salt', 0.5],
+    ['1½ cups milk', 1.5],
+    ['1 ¼ cups milk', 1.25],
+    ['2-3 eggs', 2], // ranges take the first value
+    ['2 – 3 eggs', 2],
+    ['2 to 3 eggs', 2],
+    ['1 or 2 onions', 1],
+    ['5-6 cloves of garlic', 5],
+    ['a pinch of salt', 1],
+    ['An onion', 1],
+    ['One onion', 1],
+    ['~150g cheddar', 150],
+    ['about 2 cups rice', 2],
+  ])('%s → %d', (line, quantity) => {
+    expect(parse(line).quantity).toBeCloseTo(quantity, 10);
+  });
+
+  it('has no quantity and no unit when the line gives none', () => {
+    expect(parse('salt to taste')).toEqual({
+      quantity: undefined,
+      unit: undefined,
+      ingredient: 'salt',
+      name: 'salt',
+      notes: 'to taste',
+    });
+    expect(parse('Olive oil (optional)')).toMatchObject({
+      quantity: undefined,
+      ingredient: 'olive oil',
+      notes: 'optional',
+    });
+  });
+});
+
+describe('parseIngredientLine: units', () => {
+  it.each([
+    ['2 cloves garlic, minced', 2, 'clove', 'garlic', 'minced'],
+    ['400g (15 oz) potatoes (firm/waxy)', 400, 'g', 'potato', 'firm/waxy'],
+    ['1 pound (500g) spaghetti', 1, 'lb', 'spaghetti', ''],
+    ['1/2 cup (110g) extra virgin olive oil', 0.5, 'cup', 'extra virgin olive oil', ''],
+    ['3 T olive oil', 3, 'tbsp', 'olive oil', ''],
+    ['1 t salt', 1, 'tsp', 'salt', ''],
+    ['2 tbsp. butter', 2, 'tbsp', 'butter', ''],
+    ['1Tbsp mustard seeds', 1, 'tbsp', 'mustard seeds', ''],
+    ['3 large eggs, beaten', 3, 'large', 'egg', 'beaten'],
+    ['3 apples', 3, 'piece', 'apple', ''],
+    ['1 bunch of parsley', 1, 'bunch', 'parsley', ''],
+    ['A bunch of fresh parsley', 1, 'bunch', 'parsley', ''],
+    ['4 slices of bacon', 4, 'slice', 'bacon', ''],
+    ['2 sticks butter', 2, 'stick', 'butter', ''],
+    ['250 ml chicken stock', 250, 'ml', 'chicken stock', ''],
+    ['1 - 2L (1/4 - 1/2 gal) milk', 1, 'l', 'milk', ''],
+    ['Around 14 ounces or 400 grams of chicken breast', 14, 'oz', 'chicken breast', ''],
+    ['600 grams (g) of potatoes', 600, 'g', 'potato', ''],
+    ['2.5 dl/ 1 cup neutral oil', 2.5, 'dl', 'vegetable oil', ''],
+    ['8 Cloves', 8, 'piece', 'cloves', ''],
+  ])('%s', (line, quantity, unit, ingredient, notes) => {
+    expect(parse(line)).toMatchObject({ quantity, unit, ingredient, notes });
+  });
+
+  it('turns a container with a size into the size: 1 can (29 ounces) → 29 oz; 2 (15 oz) cans → 30 oz', () => {
+    expect(parse('1 can (29 ounces) tomato puree')).toMatchObject({
+      quantity: 29,
+      unit: 'oz',
+      name: 'tomato puree',
+    });
+    expect(parse('2 (15 oz) cans black beans, rinsed')).toMatchObject({
+      quantity: 30,
+      unit: 'oz',
+      ingredient: 'black beans',
+      notes: 'rinsed',
+    });
+    expect(parse('1 (15-ounce) can black beans')).toMatchObject({
+      quantity: 15,
+      unit: 'oz',
+      ingredient: 'black beans',
+    });
+    expect(parse('1 can chickpeas')).toMatchObject({ quantity: 1, unit: 'can', ingredient: 'chickpeas' });
+  });
+});
+
+describe('parseIngredientLine: names', () => {
+  it('drops preparation words and tries shorter spans, head noun first', () => {
+    expect(parse('1 cup chopped fresh parsley').ingredient).toBe('parsley');
+    expect(parse('226 g (2 sticks) cold butter, cut into slices').ingredient).toBe('butter');
+    expect(parse('900 g (4-5) golden delicious apples').ingredient).toBe('apple');
+    expect(parse('1/4 tsp red pepper flakes').ingredient).toBe('red pepper flakes');
+    expect(parse('1 tbsp Chinese rice vinegar').ingredient).toBe('rice vinegar');
+  });
+
+  it('reads alternatives, links, commas inside the name and leftover sentences', () => {
+    expect(parse('cilantro/coriander, chopped').ingredient).toBe('cilantro');
+    expect(parse('- [garam masala](/garam-masala)')).toMatchObject({
+      name: 'garam masala',
+      ingredient: 'garam masala',
+    });
+    expect(parse('5-6 bone-in, skin-on chicken thighs').ingredient).toBe('bone-in chicken thigh');
+    expect(parse('~150g (1/3 lb) cheddar. Appenzeller works best.')).toMatchObject({
+      quantity: 150,
+      unit: 'g',
+      ingredient: 'cheddar',
+      notes: 'Appenzeller works best.',
+    });
+  });
+
+  it('falls back to the shortest ingredient containing every word', () => {
+    expect(parse('1 Bell Pepper').ingredient).toMatch(/bell pepper/);
+  });
+
+  it('leaves lines that name no ingredient unmatched but still parsed', () => {
+    expect(parse('1 cheesecloth')).toEqual({
+      quantity: 1,
+      unit: 'piece',
+      ingredient: undefined,
+      name: 'cheesecloth',
+      notes: '',
+    });
+    expect(parseIngredientLine('2 cloves garlic').ingredient).toBeUndefined(); // no catalog given
+  });
+
+  it('copes with a very long line (the name phrase is cut to its first words)', () => {
+    // past the cut, only the word-set fallback (preparation words dropped) can still find it
+    expect(parseIngredientLine(`2 cups ${'fresh '.repeat(3000)}garlic`, names).ingredient?.name).toBe(
+      'garlic',
+    );
+    expect(parseIngredientLine(`2 cups garlic ${'x '.repeat(3000)}`, names).ingredient?.name).toBe('garlic');
+  });
+
+  it('keeps the raw text', () => {
+    expect(parseIngredientLine('  - 2 cloves garlic  ', names).raw).toBe('  - 2 cloves garlic  ');
+  });
+});
+
+describe('parseIngredientLine on arbitrary text (fast-check)', () => {
+  it('never throws; a quantity is finite and non-negative, and comes with a unit', () => {
+    const pieces = fc.constantFrom(
+      '1',
+      '1/2',
+      '1 1/2',
+      '½',
+      '2-3',
+      'a',
+      'one',
+      '(15 oz)',
+      'cup',
+      'cups',
+      'T',
+      'g',
+      'can',
+      'cloves',
+      'of',
+      'garlic',
+      'fresh',
+      'chopped',
+      ',',
+      'minced',
+      'to taste',
+      '(optional)',
+      '[x](/y)',
+      '~',
+      '-',
+      '/',
+      '0/0',
+      '.',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string()), { maxLength: 8 }), (parts) => {
+        const parsed = parseIngredientLine(parts.join(' '), names);
+        if (parsed.quantity !== undefined) {
+          expect(Number.isFinite(parsed.quantity)).toBe(true);
+          expect(parsed.quantity).toBeGreaterThanOrEqual(0);
+          expect(typeof parsed.unit).toBe('string');
+        } else {
+          expect(parsed.unit).toBeUndefined();
+        }
+        expect(parsed.raw).toBe(parts.join(' '));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

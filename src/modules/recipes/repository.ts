@@ -1,0 +1,652 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Difficulty, MealType, Viewer } from './contract.ts';
+import type { RecipeIngredientRow, RecipeRow, RecipesTables } from './tables.ts';
+
+/** Everything the service writes for one recipe; derived columns (nutrition, fits, ...) included. */
+export interface RecipeValues {
+  title: string;
+  description: string;
+  cuisine: string;
+  difficulty: Difficulty;
+  prep_time: number;
+  cook_time: number;
+  servings: number;
+  meal_types: string[];
+  is_public: boolean;
+  steps: string[];
+  calories: number;
+  protein: number;
+  carbs: number;
+  fat: number;
+  fiber: number;
+  allergens: string[];
+  fits: string[];
+  ingredient_names: string;
+}
+
+export interface IngredientLineValues {
+  ingredient_id: number;
+  quantity: number;
+  unit: string;
+}
+
+export interface CatalogRecipeValues extends RecipeValues {
+  slug: string;
+  seed_hash: string;
+  lines: IngredientLineValues[];
+}
+
+export interface RecipeFilter {
+  q?: string | undefined;
+  cuisine?: string | undefined;
+  cuisines?: readonly string[] | undefined;
+  difficulty?: Difficulty | undefined;
+  maxTime?: number | undefined;
+  dietary?: string | undefined;
+  mealType?: MealType | undefined;
+  fitsAll?: readonly string[] | undefined;
+  withoutAllergens?: readonly string[] | undefined;
+}
+
+export interface SummaryRow {
+  id: string;
+  title: string;
+  description: string;
+  cuisine: string;
+  difficulty: Difficulty;
+  prep_time: number;
+  cook_time: number;
+  servings: number;
+  calories: number;
+  rating_count: number;
+  rating_sum: number;
+  image_url: string | null;
+  is_favourite: boolean;
+}
+
+export type StoredRecipe = Omit<RecipeRow, 'search' | 'seed_hash'>;
+export type DetailRow = StoredRecipe & { is_favourite: boolean };
+
+export interface HistoryRow {
+  recipe_id: string | null;
+  title: string;
+  servings: number;
+  cooked_at: Date;
+}
+
+type Db = Kysely<RecipesTables>;
+type RecipeEb = ExpressionBuilder<RecipesTables & { r: RecipesTables['recipes'] }, 'r'>;
+
+/** Row columns without the tsvector and the seeding bookkeeping. */
+const RECIPE_COLUMNS = [
+  'r.id',
+  'r.slug',
+  'r.owner_id',
+  'r.title',
+  'r.description',
+  'r.cuisine',
+  'r.difficulty',
+  'r.prep_time',
+  'r.cook_time',
+  'r.total_time',
+  'r.servings',
+  'r.meal_types',
+  'r.is_public',
+  'r.steps',
+  'r.images',
+  'r.calories',
+  'r.protein',
+  'r.carbs',
+  'r.fat',
+  'r.fiber',
+  'r.allergens',
+  'r.fits',
+  'r.ingredient_names',
+  'r.rating_count',
+  'r.rating_sum',
+  'r.created_at',
+  'r.updated_at',
+] as const;
+
+/** 6 parameters a line, 20 a recipe: far below PostgreSQL's 65,535-parameter limit. */
+const LINE_BATCH = 2000;
+const RECIPE_BATCH = 500;
+
+/**
+ * Visibility: catalog (no owner) and public recipes for everyone, private ones for their owner;
+ * admins see everything unless `adminSeesAll` is off (planners use only what the admin may cook).
+ */
+function visibleTo(eb: RecipeEb, viewer: Viewer | undefined, adminSeesAll = true): Expression<SqlBool> {
+  if (viewer?.isAdmin && adminSeesAll) return sql<SqlBool>`true`;
+  const shared = [eb('r.owner_id', 'is', null), eb('r.is_public', '=', true)];
+  return eb.or(viewer ? [...shared, eb('r.owner_id', '=', viewer.id)] : shared);
+}
+
+function isFavourite(eb: RecipeEb, viewer: Viewer | undefined) {
+  if (!viewer) return sql<boolean>`false`.as('is_favourite');
+  return eb
+    .exists(
+      eb
+        .selectFrom('recipe_favourites as f')
+        .select(sql`1`.as('one'))
+        .whereRef('f.recipe_id', '=', 'r.id')
+        .where('f.user_id', '=', viewer.id),
+    )
+    .$castTo<boolean>()
+    .as('is_favourite');
+}
+
+/**
+ * Full-text query text for to_tsquery: the words of `q` joined with AND, the last one as a prefix
+ * (so "chick" finds chicken while the user is still typing). Only letters and digits survive, so
+ * no tsquery operator can be injected. Undefined when `q` has no words.
+ */
+export function tsQueryText(q: string): string | undefined {
+  const words = q
+    .toLowerCase()
+    .replace(/['’]/g, '') // "mom's" is one word, as the English parser treats it
+    .match(/[\p{L}\p{N}]+/gu)
+    ?.slice(0, 12);
+  if (!words?.length) return undefined;
+  const last = words.length - 1;
+  return words.map((w, i) => (i === last ? `${w}:*` : w)).join(' & ');
+}
+
+export class RecipesRepository {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  transaction<T>(work: (repo: RecipesRepository) => Promise<T>): Promise<T> {
+    return this.#db.transaction().execute((trx) => work(new RecipesRepository(trx)));
+  }
+
+  // ---- reading recipes -------------------------------------------------------------------------
+
+  /** One recipe the viewer may see, with is_favourite for them. */
+  findVisible(id: string, viewer: Viewer | undefined): Promise<DetailRow | undefined> {
+    return this.#db
+      .selectFrom('recipes as r')
+      .select((eb) => [...RECIPE_COLUMNS, isFavourite(eb, viewer)])
+      .where('r.id', '=', id)
+      .where((eb) => visibleTo(eb, viewer))
+      .executeTakeFirst();
+  }
+
+  /** findVisible plus the ingredient lines, in one query (the lines aggregated as JSON). */
+  async findDetail(
+    id: string,
+    viewer: Viewer | undefined,
+  ): Promise<(DetailRow & { lines: RecipeIngredientRow[] }) | undefined> {
+    const row = await this.#db
+      .selectFrom('recipes as r')
+      .select((eb) => [
+        ...RECIPE_COLUMNS,
+        isFavourite(eb, viewer),
+        sql<[number, number, string][]>`coalesce((
+          select json_agg(json_build_array(ri.ingredient_id, ri.quantity, ri.unit) order by ri.position)
+          from recipe_ingredients ri where ri.recipe_id = r.id), '[]'::json)`.as('line_tuples'),
+      ])
+      .where('r.id', '=', id)
+      .where((eb) => visibleTo(eb, viewer))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { line_tuples: tuples, ...rest } = row;
+    const lines = tuples.map(([ingredientId, quantity, unit], index) => ({
+      recipe_id: row.id,
+      position: index + 1,
+      ingredient_id: ingredientId,
+      quantity,
+      unit,
+    }));
+    return { ...rest, lines };
+  }
+
+  findManyVisible(ids: readonly string[], viewer: Viewer | undefined): Promise<StoredRecipe[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('recipes as r')
+      .select(RECIPE_COLUMNS)
+      .where('r.id', 'in', [...ids])
+      .where((eb) => visibleTo(eb, viewer))
+      .execute();
+  }
+
+  /** Ingredient lines of the given recipes, in recipe order. */
+  linesOf(recipeIds: readonly string[]): Promise<RecipeIngredientRow[]> {
+    if (recipeIds.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('recipe_ingredients')
+      .selectAll()
+      .where('recipe_id', 'in', [...recipeIds])
+      .orderBy('recipe_id')
+      .orderBy('position')
+      .execute();
+  }
+
+  /** Every recipe the viewer may cook that passes the filter, with their lines (two queries). */
+  async candidates(
+    viewer: Viewer,
+    filter: RecipeFilter,
+  ): Promise<{ recipes: StoredRecipe[]; lines: RecipeIngredientRow[] }> {
+    const matching = this.#db
+      .selectFrom('recipes as r')
+      .where((eb) => visibleTo(eb, viewer, false))
+      .where((eb) => this.#filter(eb, filter));
+    const recipes = await matching.select(RECIPE_COLUMNS).orderBy('r.title').orderBy('r.id').execute();
+    const lines = await this.#db
+      .selectFrom('recipe_ingredients')
+      .selectAll()
+      .where('recipe_id', 'in', matching.select('r.id'))
+      .orderBy('recipe_id')
+      .orderBy('position')
+      .execute();
+    return { recipes, lines };
+  }
+
+  /**
+   * GET /api/recipes, first half: which recipes, in which order, and how many. Only ids travel
+   * through the ranking and sorting, so no wide row is carried past the filter. With `q` the
+   * order is ts_rank over the weighted tsvector (GIN index); otherwise the title. Whenever
+   * something filters, every match is visited anyway and the total comes from `count(*) over ()`
+   * in the same pass; an unfiltered page walks the title index and stops after `limit` rows, and a
+   * separate count runs only when the page is full (or past the end).
+   */
+  async searchIds(
+    filter: RecipeFilter,
+    viewer: Viewer | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<{ ids: string[]; total: number }> {
+    const tsText = filter.q ? tsQueryText(filter.q) : undefined;
+    const query = tsText ? sql`to_tsquery('english', ${tsText})` : undefined;
+    const filtered = query !== undefined || hasFilter(filter);
+    const base = this.#db
+      .selectFrom('recipes as r')
+      .where((eb) => visibleTo(eb, viewer))
+      .where((eb) => this.#filter(eb, filter))
+      .$if(query !== undefined, (qb) => qb.where(sql<SqlBool>`r.search @@ ${query}`));
+    const countAll = async () =>
+      Number(
+        (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total,
+      );
+    let pageQuery = base
+      .select(['r.id', (filtered ? sql<number>`count(*) over ()` : sql<number>`0`).as('full_count')])
+      .limit(page.limit)
+      .offset(page.offset);
+    if (query) pageQuery = pageQuery.orderBy(sql`ts_rank(r.search, ${query})`, 'desc');
+    const rows = await pageQuery.orderBy('r.title').orderBy('r.id').execute();
+    const ids = rows.map((r) => r.id);
+    const first = rows[0];
+    // A page past the end has no row to carry the count.
+    const total = filtered && first ? Number(first.full_count) : await pageTotal(rows.length, page, countAll);
+    return { ids, total };
+  }
+
+  /** GET /api/recipes, second half: the summaries of these recipes (still visible), in this order. */
+  async summaries(ids: readonly string[], viewer: Viewer | undefined): Promise<SummaryRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom('recipes as r')
+      .select((eb) => [
+        'r.id',
+        'r.title',
+        'r.description',
+        'r.cuisine',
+        'r.difficulty',
+        'r.prep_time',
+        'r.cook_time',
+        'r.servings',
+        'r.calories',
+        'r.rating_count',
+        'r.rating_sum',
+        sql<string | null>`r.images[1]`.as('image_url'),
+        isFavourite(eb, viewer),
+      ])
+      .where('r.id', 'in', [...ids])
+      .where((eb) => visibleTo(eb, viewer))
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Both halves of GET /api/recipes, uncached: the page of summaries and the total. */
+  async search(
+    filter: RecipeFilter,
+    viewer: Viewer | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: SummaryRow[]; total: number }> {
+    const { ids, total } = await this.searchIds(filter, viewer, page);
+    return { rows: await this.summaries(ids, viewer), total };
+  }
+
+  /** Whether the user owns a recipe only they (and admins) can see. */
+  async hasPrivateRecipes(userId: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('recipes')
+      .select('id')
+      .where('owner_id', '=', userId)
+      .where('is_public', '=', false)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  #filter(eb: RecipeEb, filter: RecipeFilter): Expression<SqlBool> {
+    const all: Expression<SqlBool>[] = [];
+    if (filter.cuisine) all.push(eb('r.cuisine', '=', filter.cuisine));
+    if (filter.cuisines?.length) all.push(eb('r.cuisine', 'in', [...filter.cuisines]));
+    if (filter.difficulty) all.push(eb('r.difficulty', '=', filter.difficulty));
+    if (filter.maxTime !== undefined) all.push(eb('r.total_time', '<=', filter.maxTime));
+    if (filter.dietary) all.push(sql<SqlBool>`r.fits @> array[${filter.dietary}]::text[]`);
+    if (filter.mealType) all.push(sql<SqlBool>`r.meal_types @> array[${filter.mealType}]::text[]`);
+    if (filter.fitsAll?.length) all.push(sql<SqlBool>`r.fits @> ${[...filter.fitsAll]}::text[]`);
+    if (filter.withoutAllergens?.length) {
+      all.push(sql<SqlBool>`not (r.allergens && ${[...filter.withoutAllergens]}::text[])`);
+    }
+    return eb.and(all);
+  }
+
+  // ---- writing recipes -------------------------------------------------------------------------
+
+  async insert(ownerId: string | null, values: RecipeValues, lines: IngredientLineValues[]): Promise<string> {
+    const { id } = await this.#db
+      .insertInto('recipes')
+      .values({ ...values, owner_id: ownerId, slug: null, seed_hash: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await this.#insertLines(id, lines);
+    return id;
+  }
+
+  /** Replaces a recipe's fields and lines; editing a catalog recipe detaches it from its seed. */
+  async update(id: string, values: RecipeValues, lines: IngredientLineValues[]): Promise<void> {
+    await this.#db
+      .updateTable('recipes')
+      .set({ ...values, seed_hash: null, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await this.#db.deleteFrom('recipe_ingredients').where('recipe_id', '=', id).execute();
+    await this.#insertLines(id, lines);
+  }
+
+  /** Deletes the recipe (lines, ratings, favourites go with it; history keeps its title). */
+  async delete(id: string): Promise<void> {
+    const gone = await this.#db
+      .deleteFrom('recipes')
+      .where('id', '=', id)
+      .returning('slug')
+      .executeTakeFirst();
+    if (gone?.slug) {
+      await this.#db
+        .insertInto('retired_catalog_slugs')
+        .values({ slug: gone.slug })
+        .onConflict((oc) => oc.column('slug').doNothing())
+        .execute();
+    }
+  }
+
+  /** Hero images go first, step images last. Answers whether the recipe exists. */
+  async addImage(id: string, url: string, kind: 'hero' | 'step'): Promise<boolean> {
+    const images =
+      kind === 'hero'
+        ? sql<string[]>`array_prepend(${url}::text, images)`
+        : sql<string[]>`array_append(images, ${url}::text)`;
+    const row = await this.#db
+      .updateTable('recipes')
+      .set({ images, updated_at: new Date() })
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async #insertLines(recipeId: string, lines: IngredientLineValues[]): Promise<void> {
+    if (lines.length === 0) return;
+    await this.#db
+      .insertInto('recipe_ingredients')
+      .values(lines.map((l, i) => ({ recipe_id: recipeId, position: i + 1, ...l })))
+      .execute();
+  }
+
+  // ---- catalog seeding -------------------------------------------------------------------------
+
+  /** Slug → seed hash (null once an admin edited it) of every catalog recipe, plus retired slugs. */
+  async catalogState(): Promise<{ existing: Map<string, string | null>; retired: Set<string> }> {
+    const [rows, retired] = await Promise.all([
+      this.#db.selectFrom('recipes').select(['slug', 'seed_hash']).where('slug', 'is not', null).execute(),
+      this.#db.selectFrom('retired_catalog_slugs').select('slug').execute(),
+    ]);
+    return {
+      existing: new Map(rows.map((r) => [r.slug as string, r.seed_hash])),
+      retired: new Set(retired.map((r) => r.slug)),
+    };
+  }
+
+  /** Inserts new catalog recipes and their lines, a few hundred per statement. */
+  async insertCatalog(recipes: CatalogRecipeValues[]): Promise<void> {
+    for (let i = 0; i < recipes.length; i += RECIPE_BATCH) {
+      const chunk = recipes.slice(i, i + RECIPE_BATCH);
+      const inserted = await this.#db
+        .insertInto('recipes')
+        .values(chunk.map(({ lines: _lines, ...values }) => ({ ...values, owner_id: null, is_public: true })))
+        // Another instance seeding at the same moment may have won a slug: skip it, keep going.
+        .onConflict((oc) => oc.column('slug').doNothing())
+        .returning(['id', 'slug'])
+        .execute();
+      const idBySlug = new Map(inserted.map((r) => [r.slug, r.id]));
+      const lines = chunk.flatMap((recipe) => {
+        const recipeId = idBySlug.get(recipe.slug);
+        return recipeId
+          ? recipe.lines.map((l, index) => ({ recipe_id: recipeId, position: index + 1, ...l }))
+          : [];
+      });
+      for (let j = 0; j < lines.length; j += LINE_BATCH) {
+        await this.#db
+          .insertInto('recipe_ingredients')
+          .values(lines.slice(j, j + LINE_BATCH))
+          .execute();
+      }
+    }
+  }
+
+  /** Inserts or replaces one catalog recipe by slug and brings it back if it was retired. */
+  async upsertCatalog(recipe: CatalogRecipeValues): Promise<string> {
+    const { lines, ...values } = recipe;
+    const { id } = await this.#db
+      .insertInto('recipes')
+      .values({ ...values, owner_id: null, is_public: true })
+      .onConflict((oc) =>
+        oc.column('slug').doUpdateSet({ ...values, owner_id: null, is_public: true, updated_at: new Date() }),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await this.#db.deleteFrom('recipe_ingredients').where('recipe_id', '=', id).execute();
+    await this.#insertLines(id, lines);
+    await this.#db.deleteFrom('retired_catalog_slugs').where('slug', '=', recipe.slug).execute();
+    return id;
+  }
+
+  // ---- favourites, ratings, history ------------------------------------------------------------
+
+  /** Answers false when the recipe no longer exists (deleted since it was read). */
+  async setFavourite(userId: string, recipeId: string, on: boolean): Promise<boolean> {
+    if (on) {
+      try {
+        await this.#db
+          .insertInto('recipe_favourites')
+          .values({ user_id: userId, recipe_id: recipeId })
+          .onConflict((oc) => oc.columns(['user_id', 'recipe_id']).doNothing())
+          .execute();
+      } catch (error) {
+        if (isForeignKeyViolation(error)) return false;
+        throw error;
+      }
+    } else {
+      await this.#db
+        .deleteFrom('recipe_favourites')
+        .where('user_id', '=', userId)
+        .where('recipe_id', '=', recipeId)
+        .execute();
+    }
+    return true;
+  }
+
+  /** The caller's favourites that they may still see, most recently added first. */
+  async favourites(
+    viewer: Viewer,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: (SummaryRow & { favourited_at: Date })[]; total: number }> {
+    const base = this.#db
+      .selectFrom('recipe_favourites as f')
+      .innerJoin('recipes as r', 'r.id', 'f.recipe_id')
+      .where('f.user_id', '=', viewer.id)
+      .where((eb) => visibleTo(eb as unknown as RecipeEb, viewer));
+    const [rows, count] = await Promise.all([
+      base
+        .select([
+          'r.id',
+          'r.title',
+          'r.description',
+          'r.cuisine',
+          'r.difficulty',
+          'r.prep_time',
+          'r.cook_time',
+          'r.servings',
+          'r.calories',
+          'r.rating_count',
+          'r.rating_sum',
+          sql<string | null>`r.images[1]`.as('image_url'),
+          sql<boolean>`true`.as('is_favourite'),
+          'f.created_at as favourited_at',
+        ])
+        .orderBy('f.created_at', 'desc')
+        .orderBy('r.id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  /**
+   * Stores (or replaces) the user's rating and recomputes the recipe's aggregate. The recipe row is
+   * locked first, so concurrent ratings of one recipe apply one after another and the aggregate
+   * read after each write sees every committed rating.
+   */
+  async rate(
+    userId: string,
+    recipeId: string,
+    rating: number,
+    notes: string | null,
+  ): Promise<{ rating_count: number; rating_sum: number; previous: number | null } | undefined> {
+    return this.transaction(async (repo) => {
+      const db = repo.#db;
+      const locked = await db
+        .selectFrom('recipes')
+        .select('id')
+        .where('id', '=', recipeId)
+        .forNoKeyUpdate()
+        .executeTakeFirst();
+      if (!locked) return undefined; // deleted since it was read
+      const before = await db
+        .selectFrom('recipe_ratings')
+        .select('rating')
+        .where('user_id', '=', userId)
+        .where('recipe_id', '=', recipeId)
+        .executeTakeFirst();
+      await db
+        .insertInto('recipe_ratings')
+        .values({ user_id: userId, recipe_id: recipeId, rating, notes })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'recipe_id']).doUpdateSet({ rating, notes, updated_at: new Date() }),
+        )
+        .execute();
+      const aggregate = await db
+        .updateTable('recipes')
+        .set({
+          rating_count: sql<number>`(select count(*) from recipe_ratings where recipe_id = ${recipeId})`,
+          rating_sum: sql<number>`(select coalesce(sum(rating), 0) from recipe_ratings where recipe_id = ${recipeId})`,
+        })
+        .where('id', '=', recipeId)
+        .returning(['rating_count', 'rating_sum'])
+        .executeTakeFirstOrThrow();
+      return { ...aggregate, previous: before?.rating ?? null };
+    });
+  }
+
+  /** A recipe deleted while it was being cooked is recorded like any deleted one: by title only. */
+  async addHistory(entry: {
+    userId: string;
+    recipeId: string;
+    title: string;
+    servings: number;
+    cookedAt: Date;
+  }) {
+    const insert = (recipeId: string | null) =>
+      this.#db
+        .insertInto('cooking_history')
+        .values({
+          user_id: entry.userId,
+          recipe_id: recipeId,
+          title: entry.title,
+          servings: entry.servings,
+          cooked_at: entry.cookedAt,
+        })
+        .execute();
+    try {
+      await insert(entry.recipeId);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      await insert(null);
+    }
+  }
+
+  async history(
+    userId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: HistoryRow[]; total: number }> {
+    const base = this.#db.selectFrom('cooking_history').where('user_id', '=', userId);
+    const [rows, count] = await Promise.all([
+      base
+        .select(['recipe_id', 'title', 'servings', 'cooked_at'])
+        .orderBy('cooked_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+}
+
+function hasFilter(f: RecipeFilter): boolean {
+  return Boolean(
+    f.cuisine ||
+    f.cuisines?.length ||
+    f.difficulty ||
+    f.maxTime !== undefined ||
+    f.dietary ||
+    f.mealType ||
+    f.fitsAll?.length ||
+    f.withoutAllergens?.length,
+  );
+}
+
+/** A page that is neither full nor past the end already tells the total; otherwise count. */
+async function pageTotal(
+  rowCount: number,
+  page: { limit: number; offset: number },
+  count: () => Promise<number>,
+): Promise<number> {
+  if (rowCount > 0 && rowCount < page.limit) return page.offset + rowCount;
+  if (rowCount === 0 && page.offset === 0) return 0;
+  return count();
+}
+
+/** PostgreSQL 23503: a referenced row (here: the recipe) is gone. */
+function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
+}

@@ -1,0 +1,249 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { imageOnlyFlyer, rowFlyer, tileFlyer, type ExpectedOffer } from '../../../test/support/flyers.ts';
+import { startFakeLlm } from '../../../test/support/llm-fakes.ts';
+import { createLlmProvider } from '../../providers/llm/index.ts';
+import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
+import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
+import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
+import { LlmPageOffers } from './extraction/llm-pages.ts';
+import { parseLayout, type LayoutItem } from './extraction/layout.ts';
+import { findPrices, findUnit } from './extraction/prices.ts';
+import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
+
+const REAL_FLYER = '/work/shared/data/flyers/aseman-lebensmittel-berlin-2020-sonderaktion-de.pdf';
+const uploadedAt = new Date('2030-10-10T09:00:00Z');
+const ocr = new TesseractEngine();
+const reader = new FlyerReader(new UnpdfReader(), ocr);
+
+afterAll(() => ocr.close());
+
+async function extractAll(
+  bytes: Uint8Array,
+  flyerReader = reader,
+): Promise<Array<ExtractedOffer & { page: number }>> {
+  const run = await flyerReader.open(bytes, uploadedAt);
+  const out: Array<ExtractedOffer & { page: number }> = [];
+  try {
+    for (let page = 1; page <= run.pageCount; page += 1) {
+      out.push(...(await run.extractPage(page)).map((o) => ({ ...o, page })));
+    }
+  } finally {
+    await run.close();
+  }
+  return out;
+}
+
+function shape(offer: ExtractedOffer): ExpectedOffer {
+  return {
+    product: offer.product,
+    brand: offer.brand,
+    original_price: offer.originalPrice,
+    discounted_price: offer.discountedPrice,
+    unit: offer.unit,
+  };
+}
+
+describe('price and unit recognition', () => {
+  it.each([
+    ['20,99 €', [20.99]],
+    ['€ 2.49', [2.49]],
+    ['24,- €', [24]],
+    ['nur 24,-', [24]],
+    ['1.99$', [1.99]],
+    ['$5', [5]],
+    ['was 3.49 now 2.99', [3.49, 2.99]],
+    ['2 for $5', [2.5]],
+    ['gültig vom 12.10. bis 17.10.2020', []],
+    ['10717 Berlin, Tel. 0176 63636480', []],
+    ['1 Sack (10Kg)', []],
+  ])('%s → %j', (text, values) => {
+    expect(findPrices(text).map((p) => p.value)).toEqual(values);
+  });
+
+  it('marks was/now prices', () => {
+    const [was, now] = findPrices('was 3.49 now 2.99');
+    expect(was?.marked).toBe('old');
+    expect(now?.marked).toBe('new');
+    expect(findPrices('2 for $5')[0]?.multiBuy).toBe(2);
+  });
+
+  it.each([
+    ['1.99/kg', 'per kg'],
+    ['per lb', 'per lb'],
+    ['je 100 g', 'per 100 g'],
+    ['1 l', '1 l'],
+    ['each', 'each'],
+    ['1 Sack (10Kg)', '1 Sack (10Kg)'],
+    ['3 Stück', '3 Stück'],
+  ])('unit of %s is %s', (text, unit) => {
+    expect(findUnit(text)).toBe(unit);
+  });
+});
+
+describe('layout parser', () => {
+  const item = (text: string, x: number, y: number, size = 12): LayoutItem => ({
+    text,
+    x,
+    y,
+    width: text.length * size * 0.5,
+    height: size,
+  });
+
+  it('splits two offers on one line and joins a currency sign printed as its own item', () => {
+    const offers = parseLayout([
+      item('Äpfel', 40, 100),
+      item('€', 150, 100),
+      item('2.49', 158, 100),
+      item('Birnen', 300, 100),
+      item('statt 3,29', 400, 100),
+      item('2,79 €', 480, 100),
+    ]);
+    expect(offers.map((o) => [o.product, o.originalPrice, o.discountedPrice])).toEqual([
+      ['Äpfel', 2.49, 2.49],
+      ['Birnen', 3.29, 2.79],
+    ]);
+  });
+
+  it('ignores lines without prices and prices without any name', () => {
+    expect(
+      parseLayout([item('Öffnungszeiten: Mo - Sa 8 – 20 Uhr', 40, 20), item('9,99 €', 400, 300)]),
+    ).toEqual([]);
+  });
+});
+
+describe('validity', () => {
+  it.each([
+    ['gültig vom 12.10. bis 17.10.2020', '2020-10-17'],
+    ['Angebote gültig bis 20.10.', '2030-10-20'],
+    ['Prices valid until 10/17', '2030-10-17'],
+    ['valid 10/12 - 10/19/2031', '2031-10-19'],
+    ['valid through Oct 21, 2030', '2030-10-21'],
+  ])('%s → %s', (text, date) => {
+    expect(findValidUntil(text, uploadedAt)).toBe(date);
+  });
+
+  it('a date without year far in the past rolls to the next year; none defaults to a week', () => {
+    expect(findValidUntil('gültig bis 05.01.', uploadedAt)).toBe('2031-01-05');
+    expect(findValidUntil('Neue Eröffnungspreise', uploadedAt)).toBeUndefined();
+    expect(defaultValidUntil(uploadedAt)).toBe('2030-10-17');
+  });
+});
+
+describe('flyer reader', () => {
+  it.skipIf(!existsSync(REAL_FLYER))('reads the real Aseman flyer (German, row layout)', async () => {
+    const offers = await extractAll(readFileSync(REAL_FLYER));
+    expect(offers.map(shape)).toEqual([
+      {
+        product: 'Reis',
+        brand: 'Zarnab',
+        original_price: 24,
+        discounted_price: 20.99,
+        unit: '1 Sack (10Kg)',
+      },
+      {
+        product: 'Reis',
+        brand: 'Kaspian',
+        original_price: 12.5,
+        discounted_price: 10.49,
+        unit: '1 Sack (5Kg)',
+      },
+      {
+        product: 'Eingelegtes Gemüse',
+        brand: '',
+        original_price: 7.5,
+        discounted_price: 5.49,
+        unit: '3 Stück',
+      },
+      {
+        product: 'Persische Pistazien',
+        brand: '',
+        original_price: 16,
+        discounted_price: 13.99,
+        unit: '1 Beutel (1kg)',
+      },
+      {
+        product: 'Süßigkeit',
+        brand: '',
+        original_price: 4.99,
+        discounted_price: 3.99,
+        unit: '1 Packung (500g)',
+      },
+      { product: 'Safran', brand: '', original_price: 3, discounted_price: 1.99, unit: '1 Beutel (1g)' },
+    ]);
+    // No validity is printed: a week from the upload.
+    expect(new Set(offers.map((o) => o.validUntil))).toEqual(new Set(['2030-10-17']));
+    expect(offers.every((o) => o.page === 1 && o.confidence > 0.5 && o.confidence <= 1)).toBe(true);
+  });
+
+  it('reads a row layout with a printed validity range', async () => {
+    const flyer = await rowFlyer();
+    const offers = await extractAll(flyer.bytes);
+    expect(offers.map(shape)).toEqual(flyer.expected);
+    expect(offers.every((o) => o.validUntil === '2030-10-17')).toBe(true);
+  });
+
+  it('reads a two-column tile layout (brand and name above the price, was/now, multi-buy, $ after)', async () => {
+    const flyer = await tileFlyer();
+    const offers = await extractAll(flyer.bytes);
+    expect(offers.map(shape)).toEqual(flyer.expected);
+    expect(offers.every((o) => o.validUntil === '2030-12-30')).toBe(true);
+  });
+
+  it('reads an image-only page through OCR', async () => {
+    const bytes = await imageOnlyFlyer(['WEEKLY SPECIALS', 'COFFEE      $7.99', 'TOMATO SOUP     $1.49']);
+    const offers = await extractAll(bytes);
+    const coffee = offers.find((o) => o.product === 'COFFEE');
+    expect(coffee).toMatchObject({ discountedPrice: 7.99, originalPrice: 7.99, page: 1 });
+    expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
+    // OCR output is less certain than a text layer.
+    expect(coffee!.confidence).toBeLessThan(0.9);
+  });
+
+  it('uses the configured model when it answers, and falls back to the parser when it fails', async () => {
+    const fake = await startFakeLlm('openai');
+    try {
+      const llm = createLlmProvider({
+        provider: 'openai',
+        baseUrl: fake.baseUrl,
+        apiKey: undefined,
+        timeoutMs: 5_000,
+        chatModel: 'm',
+        recipeModel: 'm',
+      });
+      const withModel = new FlyerReader(new UnpdfReader(), undefined, new LlmPageOffers(llm));
+      const flyer = await rowFlyer();
+      fake.script({
+        text: JSON.stringify({
+          offers: [
+            {
+              product: 'Irische Butter',
+              brand: 'Kerrygold',
+              original_price: 3.49,
+              discounted_price: 2.49,
+              unit: '250 g',
+            },
+          ],
+        }),
+      });
+      const fromModel = await extractAll(flyer.bytes, withModel);
+      expect(fromModel.map(shape)).toEqual([
+        {
+          product: 'Irische Butter',
+          brand: 'Kerrygold',
+          original_price: 3.49,
+          discounted_price: 2.49,
+          unit: '250 g',
+        },
+      ]);
+      // The page text went to the model, one visual line per line.
+      expect(JSON.stringify(fake.requests[0]?.body)).toContain('Butter (Kerrygold) | 250 g');
+
+      fake.script({ status: 500 });
+      const fallback = await extractAll(flyer.bytes, withModel);
+      expect(fallback.map(shape)).toEqual(flyer.expected);
+    } finally {
+      await fake.close();
+    }
+  });
+});

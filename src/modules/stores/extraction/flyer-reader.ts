@@ -1,0 +1,109 @@
+import type { OcrEngine } from '../../../providers/ocr/ocr.ts';
+import { encodePng } from '../../../providers/ocr/png.ts';
+import type { PdfDocument, PdfPage, PdfReader, RasterImage } from '../../../providers/pdf/pdf.ts';
+import { parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
+import { defaultValidUntil, findValidUntil } from './validity.ts';
+
+export interface ExtractedOffer extends ParsedOffer {
+  validUntil: string;
+}
+
+/** Reads one page's offers as text: the PDF text layer, or OCR of the page's embedded images. */
+export interface PageOffersSource {
+  offers(page: PdfPage, document: PdfDocument, pageText: string): Promise<ParsedOffer[]>;
+}
+
+/** One open flyer: its pages are extracted one at a time so that progress can be recorded. */
+export interface FlyerRun {
+  pageCount: number;
+  extractPage(number: number): Promise<ExtractedOffer[]>;
+  close(): Promise<void>;
+}
+
+/** Opens flyers for extraction (FlyerReader; tests wrap it). */
+export interface FlyerSource {
+  open(bytes: Uint8Array, uploadedAt: Date): Promise<FlyerRun>;
+}
+
+/** A page with fewer letters than this in its text layer is treated as an image (scanned) page. */
+const MIN_TEXT_LETTERS = 12;
+
+/**
+ * Turns flyer PDFs into offers. Each page goes through the optional structured reader first (the
+ * LLM, when configured) and falls back to the layout parser when that fails or finds nothing.
+ * The validity printed once in a header applies to every page; without one, a week from upload.
+ */
+export class FlyerReader implements FlyerSource {
+  readonly #pdf: PdfReader;
+  readonly #ocr: OcrEngine | undefined;
+  readonly #structured: PageOffersSource | undefined;
+
+  constructor(pdf: PdfReader, ocr: OcrEngine | undefined, structured?: PageOffersSource) {
+    this.#pdf = pdf;
+    this.#ocr = ocr;
+    this.#structured = structured;
+  }
+
+  async open(bytes: Uint8Array, uploadedAt: Date): Promise<FlyerRun> {
+    const document = await this.#pdf.open(bytes);
+    let printedValidity: string | undefined;
+    for (let n = 1; n <= document.pageCount && !printedValidity; n += 1) {
+      const page = await document.page(n);
+      printedValidity = findValidUntil(page.items.map((i) => i.text).join(' '), uploadedAt);
+    }
+    const extractPage = async (number: number): Promise<ExtractedOffer[]> => {
+      const page = await document.page(number);
+      const items = isImagePage(page) ? await this.#ocrItems(page, document) : page.items;
+      const text = items.map((i) => i.text).join(' ');
+      printedValidity ??= findValidUntil(text, uploadedAt);
+      const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
+      const offers = await this.#offersOf(page, document, items, text);
+      return offers.map((offer) => ({ ...offer, validUntil }));
+    };
+    return { pageCount: document.pageCount, extractPage, close: () => document.close() };
+  }
+
+  async #offersOf(page: PdfPage, document: PdfDocument, items: LayoutItem[], text: string) {
+    if (this.#structured && text.trim()) {
+      try {
+        const offers = await this.#structured.offers(page, document, text);
+        if (offers.length > 0) return offers;
+      } catch {
+        // The structured reader is an improvement, not a dependency: the parser still answers.
+      }
+    }
+    return parseLayout(items);
+  }
+
+  /** OCR of the page's embedded raster images, mapped into page coordinates. */
+  async #ocrItems(page: PdfPage, document: PdfDocument): Promise<LayoutItem[]> {
+    if (!this.#ocr) return [];
+    const images = (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
+    const items: LayoutItem[] = [];
+    for (const image of images) {
+      const words = await this.#ocr.recognize(toPng(image));
+      // The image is assumed to span the page's width (a scanned page); its words keep their layout.
+      const scale = page.width / image.width;
+      for (const word of words) {
+        items.push({
+          text: word.text,
+          x: word.x * scale,
+          y: word.y * scale,
+          width: word.width * scale,
+          height: word.height * scale,
+          confidence: word.confidence,
+        });
+      }
+    }
+    return items;
+  }
+}
+
+function isImagePage(page: PdfPage): boolean {
+  const letters = page.items.reduce((n, i) => n + (i.text.match(/\p{L}/gu) ?? []).length, 0);
+  return letters < MIN_TEXT_LETTERS;
+}
+
+function toPng(image: RasterImage): Buffer {
+  return encodePng(image.width, image.height, image.channels, image.data);
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { generateObject, type LlmProvider } from '../../../providers/llm/index.ts';
+import type { PdfPage } from '../../../providers/pdf/pdf.ts';
+import type { PageOffersSource } from './flyer-reader.ts';
+import type { ParsedOffer } from './layout.ts';
+import { round2 } from './prices.ts';
+
+const OfferList = z.object({
+  offers: z
+    .array(
+      z.object({
+        product: z.string().min(1).max(200),
+        brand: z.string().max(100).default(''),
+        original_price: z.number().positive().max(10_000).nullable().default(null),
+        discounted_price: z.number().positive().max(10_000),
+        unit: z.string().max(50).default(''),
+      }),
+    )
+    .max(200),
+});
+
+const SYSTEM = `You extract grocery offers from the text of one page of a store's promotional flyer.
+Each offer: product name (without price or unit words), brand ('' if none), original_price (the
+regular or struck-through price, null if none), discounted_price (the offer price; for "2 for $5"
+the price of one), unit as printed ("per kg", "each", "500 g", "1 Sack (10Kg)"; '' if none).
+Ignore addresses, phone numbers, opening hours and dates. Never invent offers.`;
+
+/**
+ * Structured extraction through the configured model (RECIPE_MODEL): the page's text, one line per
+ * visual line with cells separated by " | ", goes in; schema-validated offers come out. Used only
+ * when a model is configured; the layout parser takes over when it fails.
+ */
+export class LlmPageOffers implements PageOffersSource {
+  readonly #llm: LlmProvider;
+
+  constructor(llm: LlmProvider) {
+    this.#llm = llm;
+  }
+
+  async offers(page: PdfPage, _document: unknown, pageText: string): Promise<ParsedOffer[]> {
+    const lines = page.items.length ? layoutText(page) : pageText;
+    const { object } = await generateObject(this.#llm, {
+      purpose: 'recipe',
+      schema: OfferList,
+      system: SYSTEM,
+      prompt: `Flyer page ${page.number}:\n${lines.slice(0, 12_000)}`,
+      temperature: 0,
+    });
+    return object.offers.map((o) => {
+      const discounted = round2(o.discounted_price);
+      const original = round2(Math.max(o.original_price ?? discounted, discounted));
+      return {
+        product: o.product.trim(),
+        brand: o.brand.trim(),
+        originalPrice: original,
+        discountedPrice: discounted,
+        unit: o.unit.trim(),
+        confidence: 0.8,
+      };
+    });
+  }
+}
+
+function layoutText(page: PdfPage): string {
+  const sorted = [...page.items].sort((a, b) => a.y - b.y || a.x - b.x);
+  const lines: Array<typeof sorted> = [];
+  for (const item of sorted) {
+    const line = lines.at(-1);
+    if (line?.[0] && Math.abs(line[0].y - item.y) < Math.max(line[0].height, item.height) * 0.5)
+      line.push(item);
+    else lines.push([item]);
+  }
+  return lines
+    .map((line) =>
+      line
+        .sort((a, b) => a.x - b.x)
+        .map((i) => i.text)
+        .join(' | '),
+    )
+    .join('\n');
+}

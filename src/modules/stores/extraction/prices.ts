@@ -1,0 +1,133 @@
+/**
+ * Price, unit and keyword recognition in flyer text. Formats understood: "20,99 €", "€ 2.49",
+ * "24,-", "1.99$", "$5", "was 3.49 now 2.99", "2 for $5" (a multi-buy becomes the per-unit price),
+ * units "per kg", "/lb", "je 100 g", "1 l", "each", and pack sizes such as "1 Sack (10Kg)".
+ */
+export interface PriceToken {
+  value: number;
+  /** The character range of the token in the text it was found in. */
+  start: number;
+  end: number;
+  /** "was/statt/UVP" before it: the regular price. */
+  marked: 'old' | 'new' | undefined;
+  /** From a multi-buy "2 for $5": the per-unit value, and the quantity. */
+  multiBuy?: number;
+}
+
+const CURRENCY = '[€$£]';
+const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–)?`;
+const PRICE_RE = new RegExp(
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,]\d)`,
+  'g',
+);
+const MULTI_BUY_RE = new RegExp(
+  String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur)\s*(${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY})?`,
+  'gi',
+);
+/** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
+const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g;
+const OLD_MARK_RE = /\b(?:was|statt|reg(?:ular|\.)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?)\s*:?\s*$/i;
+const NEW_MARK_RE = /\b(?:now|jetzt|nur|only|sale|aktion|angebot)\s*:?\s*$/i;
+
+function amountOf(raw: string): number {
+  const cleaned = raw.replace(/[,.](?:-{1,2}|–)$/, '').replace(',', '.');
+  return Number(cleaned);
+}
+
+export function blankDates(text: string): string {
+  return text.replace(DATE_RE, (match) => ' '.repeat(match.length));
+}
+
+/** Every price in the text, left to right, with was/now markers from the words before it. */
+export function findPrices(text: string): PriceToken[] {
+  const clean = blankDates(text);
+  const tokens: PriceToken[] = [];
+  const taken: Array<[number, number]> = [];
+  for (const match of clean.matchAll(MULTI_BUY_RE)) {
+    const count = Number(match[1]);
+    const total = amountOf(match[3] ?? '');
+    if (!(count >= 2) || !(total > 0) || (!match[2] && !match[4] && !/[.,]/.test(match[3] ?? ''))) continue;
+    const start = match.index;
+    const end = start + match[0].length;
+    taken.push([start, end]);
+    tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
+  }
+  for (const match of clean.matchAll(PRICE_RE)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (taken.some(([a, b]) => start < b && end > a)) continue;
+    const raw = match[2] ?? match[3] ?? match[5] ?? '';
+    const value = amountOf(raw);
+    if (!(value > 0) || value >= 10_000) continue;
+    const before = clean.slice(Math.max(0, start - 24), start);
+    const marked = OLD_MARK_RE.test(before) ? 'old' : NEW_MARK_RE.test(before) ? 'new' : undefined;
+    tokens.push({ value, start, end, marked });
+  }
+  return tokens.sort((a, b) => a.start - b.start);
+}
+
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Words that frame a price and are not part of a product name. */
+const FRAME_WORDS =
+  /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für)\b/gi;
+
+const UNIT_WORD = String.raw`(?:kg|kilo(?:gramm?)?|g|gr|gramm?|lbs?|pounds?|oz|l|liter|litre|ml|cl|stück|stk|st|pcs?|pieces?|each|ea|bund|bunch|pack(?:ung)?|pk|dose|can|flasche|bottle|sack|beutel|bag|glas|jar|box|schale|tray|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz)`;
+/** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each". */
+const UNIT_RE = new RegExp(
+  String.raw`(?:(?:per|pro|je|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}\b|\b\d+(?:[.,]\d+)?\s*${UNIT_WORD}\b(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
+  'i',
+);
+
+/** The unit or pack size printed with an offer, as written (trimmed), or undefined. */
+export function findUnit(text: string): string | undefined {
+  const match = UNIT_RE.exec(blankPrices(text));
+  if (!match) return undefined;
+  return normaliseUnit(match[0]);
+}
+
+function normaliseUnit(raw: string): string {
+  const unit = raw.trim().replace(/\s+/g, ' ');
+  const rate = /^(?:per|pro|je|\/)\s*(.+)$/i.exec(unit);
+  if (rate) return `per ${rate[1]!.trim()}`.replace(/\bper (ea|each)\.?$/i, 'each');
+  if (/^ea\.?$/i.test(unit)) return 'each';
+  return unit;
+}
+
+export function blankPrices(text: string): string {
+  let out = blankDates(text);
+  for (const token of findPrices(text)) {
+    out = out.slice(0, token.start) + ' '.repeat(token.end - token.start) + out.slice(token.end);
+  }
+  return out;
+}
+
+/** The name-like rest of a text once prices, units and framing words are removed. */
+export function residualName(text: string): string {
+  let rest = blankPrices(text);
+  const unit = UNIT_RE.exec(rest);
+  if (unit) rest = rest.slice(0, unit.index) + ' ' + rest.slice(unit.index + unit[0].length);
+  return rest
+    .replace(FRAME_WORDS, ' ')
+    .replace(/[€$£*!:]+/g, ' ')
+    .replace(/\s[-–/]\s/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A cell is a unit cell when nothing but a unit/pack size remains in it. */
+export function isOnlyUnit(text: string): boolean {
+  const unit = UNIT_RE.exec(text);
+  if (!unit) return false;
+  const rest = (text.slice(0, unit.index) + text.slice(unit.index + unit[0].length))
+    .replace(FRAME_WORDS, ' ')
+    .replace(/[^\p{L}\d]+/gu, '');
+  return rest.length === 0;
+}
+
+/** Enough letters to be a product name, not a stray symbol or number. */
+export function looksLikeName(text: string): boolean {
+  return (text.match(/\p{L}/gu) ?? []).length >= 3;
+}

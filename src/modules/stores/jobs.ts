@@ -1,0 +1,127 @@
+import type { JobQueue, QueuedJob, QueuePolicy } from '../../platform/jobs/queue.ts';
+import { InvalidPdfError } from '../../providers/pdf/pdf.ts';
+import { FileMissingError, type FileStorage } from '../../providers/storage/storage.ts';
+import type { FlyerSource } from './extraction/flyer-reader.ts';
+import type { StoresRepository } from './repository.ts';
+
+export const FLYER_QUEUE = 'promotion-flyers';
+export const FLYER_DEAD_LETTER_QUEUE = 'promotion-flyers-dead';
+
+export interface FlyerJobData {
+  jobId: string;
+}
+
+/**
+ * Production policy: a run may take 15 minutes (OCR of many pages) before it counts as abandoned;
+ * 3 retries with exponential backoff from 10 s.
+ */
+export const FLYER_QUEUE_POLICY: QueuePolicy = {
+  expireInSeconds: 15 * 60,
+  retryLimit: 3,
+  retryDelaySeconds: 10,
+};
+
+/**
+ * Runs one flyer job. The promotion_jobs row is the state of record: pending → processing →
+ * completed | failed. A run claims the row (attempt + 1, earlier candidates deleted), records each
+ * page's candidates with the progress counters in one transaction fenced on its attempt, and ends
+ * the row. So a re-run after a crash starts clean, and a superseded run can no longer write.
+ */
+export class FlyerJobProcessor {
+  readonly #repo: StoresRepository;
+  readonly #storage: FileStorage;
+  readonly #reader: FlyerSource;
+  readonly #now: () => Date;
+
+  constructor(repo: StoresRepository, storage: FileStorage, reader: FlyerSource, now: () => Date) {
+    this.#repo = repo;
+    this.#storage = storage;
+    this.#reader = reader;
+    this.#now = now;
+  }
+
+  async process(queued: QueuedJob<FlyerJobData>): Promise<void> {
+    const { jobId } = queued.data;
+    const claim = await this.#repo.claimJob(jobId, this.#now());
+    if (!claim) return; // finished, failed or deleted: nothing to do
+    const { attempt, job } = claim;
+    try {
+      const run = await this.#reader.open(await this.#storage.get(job.file_key), job.created_at);
+      try {
+        for (let page = 1; page <= run.pageCount; page += 1) {
+          const offers = await run.extractPage(page);
+          const owned = await this.#repo.recordPage(
+            jobId,
+            attempt,
+            job.store_id,
+            offers.map((o) => ({ ...o, page })),
+          );
+          if (!owned) return; // another run took the job over
+        }
+      } finally {
+        await run.close();
+      }
+      await this.#repo.finishRun(jobId, attempt, { status: 'completed', error: null, at: this.#now() });
+    } catch (error) {
+      const message = describe(error);
+      const permanent = error instanceof InvalidPdfError || error instanceof FileMissingError;
+      if (permanent || queued.retryCount >= queued.retryLimit) {
+        await this.#repo.finishRun(jobId, attempt, { status: 'failed', error: message, at: this.#now() });
+        return;
+      }
+      await this.#repo.finishRun(jobId, attempt, { status: 'pending', error: message, at: this.#now() });
+      throw error; // the queue retries with backoff
+    }
+  }
+
+  /** The queue gave up (retries exhausted, e.g. every run was interrupted): the job fails. */
+  async giveUp(queued: QueuedJob<FlyerJobData>): Promise<void> {
+    await this.#repo.failJob(queued.data.jobId, 'Processing was interrupted too many times.', this.#now());
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.slice(0, 500) || 'Processing failed.';
+}
+
+/** The workers of one process: flyer jobs and their dead letters. */
+export class FlyerWorker {
+  readonly #queue: JobQueue;
+  readonly #processor: FlyerJobProcessor;
+  readonly #policy: QueuePolicy;
+  readonly #afterStop: () => Promise<void>;
+
+  constructor(
+    queue: JobQueue,
+    processor: FlyerJobProcessor,
+    policy: QueuePolicy = FLYER_QUEUE_POLICY,
+    afterStop: () => Promise<void> = async () => undefined,
+  ) {
+    this.#queue = queue;
+    this.#processor = processor;
+    this.#policy = policy;
+    this.#afterStop = afterStop;
+  }
+
+  async start(): Promise<void> {
+    await defineFlyerQueues(this.#queue, this.#policy, true);
+    await this.#queue.work<FlyerJobData>(FLYER_QUEUE, (job) => this.#processor.process(job));
+    await this.#queue.work<FlyerJobData>(FLYER_DEAD_LETTER_QUEUE, (job) => this.#processor.giveUp(job));
+  }
+
+  /** graceful: let the running job finish; otherwise abandon it (it is retried after expiry). */
+  async stop(graceful = true): Promise<void> {
+    await this.#queue.stop({ graceful });
+    await this.#afterStop();
+  }
+}
+
+export async function defineFlyerQueues(
+  queue: JobQueue,
+  policy: QueuePolicy = FLYER_QUEUE_POLICY,
+  update = false,
+): Promise<void> {
+  await queue.define(FLYER_DEAD_LETTER_QUEUE, { ...policy, retryLimit: 0 }, { update });
+  await queue.define(FLYER_QUEUE, { ...policy, deadLetter: FLYER_DEAD_LETTER_QUEUE }, { update });
+}

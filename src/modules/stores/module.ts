@@ -1,0 +1,86 @@
+import path from 'node:path';
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import type { PlatformDeps } from '../index.ts';
+import type { IngredientCatalog } from '../ingredients/contract.ts';
+import { JobQueue, type QueueOptions, type QueuePolicy } from '../../platform/jobs/queue.ts';
+import type { LlmProvider } from '../../providers/llm/index.ts';
+import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
+import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
+import { LocalDiskStorage } from '../../providers/storage/local-disk.ts';
+import type { FileStorage } from '../../providers/storage/storage.ts';
+import { FlyerReader, type FlyerSource } from './extraction/flyer-reader.ts';
+import { LlmPageOffers } from './extraction/llm-pages.ts';
+import { FLYER_QUEUE_POLICY, FlyerJobProcessor, FlyerWorker } from './jobs.ts';
+import { PricingService, type ShoppingNeeds } from './pricing.ts';
+import { StoresRepository } from './repository.ts';
+import { StoresService } from './service.ts';
+
+export interface FlyerWorkerOptions {
+  policy?: QueuePolicy;
+  queue?: Partial<QueueOptions>;
+  /** Replace the flyer reader (tests wrap it to interrupt a run). */
+  reader?: FlyerSource;
+  /** The database channel of the queue (tests sever it to simulate a dead process). */
+  queueDatabase?: DatabaseHandle;
+}
+
+/** Starts flyer workers in this process; answers their stop function. */
+export type FlyerWorkers = (options?: FlyerWorkerOptions) => Promise<FlyerWorker>;
+
+export interface StoresModule {
+  stores: StoresService;
+  pricing: PricingService;
+  startFlyerWorker: FlyerWorkers;
+  /** The reader the workers use by default (LLM first when configured, then the layout parser). */
+  flyerReader: FlyerReader;
+  /** Stops the enqueue-only queue of this process (workers stop through their own handle). */
+  close(): Promise<void>;
+}
+
+export function createStoresModule(
+  deps: PlatformDeps,
+  collaborators: { shopping: ShoppingNeeds; ingredients: IngredientCatalog; llm: LlmProvider },
+): StoresModule {
+  const repo = new StoresRepository(deps.db);
+  const storage: FileStorage = new LocalDiskStorage(path.join(deps.config.dataDir, 'uploads'));
+  // pg-boss reports background failures (lost connections, maintenance) as events, not throws.
+  const onError = (error: Error) => {
+    if (deps.config.env !== 'test') {
+      console.error(
+        JSON.stringify({ level: 50, time: Date.now(), msg: 'job queue error', err: error.message }),
+      );
+    }
+  };
+  const sender = new JobQueue(deps.database, { supervise: false, onError });
+  const stores = new StoresService(repo, storage, sender, deps.now);
+  const pricing = new PricingService(repo, collaborators.shopping, collaborators.ingredients, () =>
+    stores.today(),
+  );
+  const llmReader = collaborators.llm.isConfigured('recipe')
+    ? new LlmPageOffers(collaborators.llm)
+    : undefined;
+  const ocr = new TesseractEngine();
+  const flyerReader = new FlyerReader(new UnpdfReader(), ocr, llmReader);
+
+  const startFlyerWorker: FlyerWorkers = async (options = {}) => {
+    const queue = new JobQueue(options.queueDatabase ?? deps.database, {
+      supervise: true,
+      superviseIntervalSeconds: 30,
+      pollingIntervalSeconds: 2,
+      onError,
+      ...options.queue,
+    });
+    const processor = new FlyerJobProcessor(repo, storage, options.reader ?? flyerReader, deps.now);
+    const worker = new FlyerWorker(queue, processor, options.policy ?? FLYER_QUEUE_POLICY, () => ocr.close());
+    await worker.start();
+    return worker;
+  };
+
+  return {
+    stores,
+    pricing,
+    startFlyerWorker,
+    flyerReader,
+    close: () => sender.stop(),
+  };
+}

@@ -1,0 +1,88 @@
+import type { Optimisation, ItemPrices } from './pricing.ts';
+import type { StoreListRow } from './repository.ts';
+import type { Candidate, Job, Promotion, Store, StoreListItem } from './schemas.ts';
+import type { PromotionJobRow, PromotionRow, StoreRow } from './tables.ts';
+
+export function presentStore(store: StoreRow): Store {
+  return { id: store.id, name: store.name, logo_url: store.logo_url };
+}
+
+export function presentStoreListItem(store: StoreListRow): StoreListItem {
+  return {
+    ...presentStore(store),
+    last_updated: new Date(store.last_updated).toISOString(),
+    promotion_count: store.promotion_count,
+  };
+}
+
+export function presentJob(job: PromotionJobRow): Job {
+  return {
+    id: job.id,
+    status: job.status,
+    pages_processed: job.pages_processed,
+    candidates_extracted: job.candidates_extracted,
+    created_at: job.created_at.toISOString(),
+    completed_at: job.completed_at ? job.completed_at.toISOString() : null,
+    error: job.error,
+  };
+}
+
+export function presentCandidate(row: PromotionRow): Candidate {
+  return {
+    id: row.id,
+    job_id: row.job_id,
+    product: row.product,
+    brand: row.brand,
+    original_price: row.original_price,
+    discounted_price: row.discounted_price,
+    unit: row.unit,
+    valid_until: row.valid_until,
+    page: row.page,
+    confidence: Math.round(row.confidence * 100) / 100,
+    status: row.status,
+  };
+}
+
+export function presentPromotion(row: PromotionRow): Promotion {
+  return {
+    id: row.id,
+    product: row.product,
+    brand: row.brand,
+    original_price: row.original_price,
+    discounted_price: row.discounted_price,
+    unit: row.unit,
+    valid_until: row.valid_until,
+  };
+}
+
+export function presentPrices(items: ItemPrices[]) {
+  return {
+    items: items.map((item) => ({
+      ingredient_name: item.ingredientName,
+      prices: item.prices.map((p) => ({
+        store_name: p.storeName,
+        price: p.price,
+        unit: p.unit,
+        discounted_price: p.discountedPrice,
+        valid_until: p.validUntil,
+      })),
+    })),
+  };
+}
+
+export function presentOptimisation(result: Optimisation) {
+  return {
+    single_store_best: {
+      store_name: result.singleStoreBest.storeName ?? '',
+      total_price: result.singleStoreBest.totalPrice,
+      coverage_percent: result.singleStoreBest.coveragePercent,
+    },
+    multi_store_split: result.multiStoreSplit.map((s) => ({
+      store_name: s.storeName,
+      items: s.items,
+      subtotal: s.subtotal,
+    })),
+    multi_store_total: result.multiStoreTotal,
+    savings: result.savings,
+  };
+}

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { createUser, type TestUser } from '../../../test/support/factories.ts';
+import { insertPromotion } from '../../../test/support/flyers.ts';
+import { client, expectProblem, type Api } from '../../../test/support/http.ts';
+import { costFor, measureOf } from './pricing.ts';
+
+let ctx: TestApp;
+let api: Api;
+let pro: TestUser;
+
+const FUTURE = '2099-12-31';
+const WHITE_RICE = 322;
+const MILK = 271;
+const BUTTER = 268;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  api = client(ctx.baseUrl);
+  await ctx.services.ingredients.seedIngredients();
+  pro = await createUser(ctx, { tier: 'pro' });
+  const a = await ctx.services.stores.createStore({
+    name: 'Alpha Foods',
+    logo_url: 'https://x.example/a.png',
+  });
+  const b = await ctx.services.stores.createStore({
+    name: 'Beta Market',
+    logo_url: 'https://x.example/b.png',
+  });
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  // Alpha: rice by the kilo, milk in 1 l packs; no butter.
+  await insertPromotion(ctx, a.id, {
+    product: 'Basmati Rice',
+    brand: 'Tilda',
+    original_price: 2.49,
+    discounted_price: 1.99,
+    unit: 'per kg',
+    valid_until: FUTURE,
+  });
+  await insertPromotion(ctx, a.id, {
+    product: 'Whole Milk',
+    original_price: 1.19,
+    discounted_price: 0.99,
+    unit: '1 l',
+    valid_until: FUTURE,
+  });
+  // Near misses that must not match: "butter" in "Buttermilk" scores 0.5, below the threshold.
+  await insertPromotion(ctx, a.id, {
+    product: 'Buttermilk',
+    original_price: 0.79,
+    discounted_price: 0.39,
+    unit: '500 ml',
+    valid_until: FUTURE,
+  });
+  await insertPromotion(ctx, a.id, {
+    product: 'Eggplant',
+    original_price: 1.5,
+    discounted_price: 1,
+    unit: 'each',
+    valid_until: FUTURE,
+  });
+  // Not live or no longer valid: never priced.
+  await insertPromotion(ctx, a.id, {
+    product: 'Irish Butter',
+    original_price: 1,
+    discounted_price: 0.5,
+    unit: '250 g',
+    valid_until: FUTURE,
+    status: 'candidate',
+  });
+  await insertPromotion(ctx, b.id, {
+    product: 'Long Grain Rice',
+    original_price: 0.5,
+    discounted_price: 0.1,
+    unit: 'per kg',
+    valid_until: yesterday,
+  });
+  // Beta: rice in a 5 kg sack, butter 250 g packs, milk 1 l packs.
+  await insertPromotion(ctx, b.id, {
+    product: 'Long Grain Rice',
+    brand: "Uncle Ben's",
+    original_price: 6,
+    discounted_price: 5,
+    unit: '1 Sack (5Kg)',
+    valid_until: FUTURE,
+  });
+  await insertPromotion(ctx, b.id, {
+    product: 'Irish Butter',
+    brand: 'Kerrygold',
+    original_price: 2.99,
+    discounted_price: 2.49,
+    unit: '250 g',
+    valid_until: FUTURE,
+  });
+  await insertPromotion(ctx, b.id, {
+    product: 'Fresh Milk',
+    original_price: 0.99,
+    discounted_price: 0.89,
+    unit: '1 l',
+    valid_until: FUTURE,
+  });
+
+  for (const body of [
+    { ingredient_id: WHITE_RICE, quantity: 2, unit: 'kg' },
+    { ingredient_id: MILK, quantity: 1.5, unit: 'l' },
+    { ingredient_id: BUTTER, quantity: 250, unit: 'g' },
+  ]) {
+    const res = await api('POST', '/api/shopping-list', { token: pro.token, body });
+    expect(res.status).toBe(201);
+  }
+});
+
+afterAll(async () => {
+  if (ctx) await ctx.close();
+});
+
+describe('pricing rules', () => {
+  it('reads promotion units as rates or packs', () => {
+    expect(measureOf('per kg')).toEqual({ kind: 'rate', amount: 1, unit: 'kg' });
+    expect(measureOf('per 100 g')).toEqual({ kind: 'rate', amount: 100, unit: 'g' });
+    expect(measureOf('each')).toEqual({ kind: 'rate', amount: 1, unit: 'piece' });
+    expect(measureOf('1 Sack (10Kg)')).toEqual({ kind: 'pack', amount: 10, unit: 'kg' });
+    expect(measureOf('3 Stück')).toEqual({ kind: 'pack', amount: 3, unit: 'piece' });
+    expect(measureOf('')).toBeUndefined();
+  });
+
+  it('prices the needed quantity where units allow, else the unit price once', () => {
+    expect(costFor({ quantity: 1500, unit: 'g' }, { discounted_price: 2, unit: 'per kg' }, undefined)).toBe(
+      3,
+    );
+    expect(costFor({ quantity: 1.2, unit: 'kg' }, { discounted_price: 0.5, unit: '500 g' }, undefined)).toBe(
+      1.5,
+    );
+    expect(costFor({ quantity: 2, unit: 'cup' }, { discounted_price: 4, unit: 'Packung' }, undefined)).toBe(
+      4,
+    );
+    expect(costFor({ quantity: 3, unit: 'piece' }, { discounted_price: 2, unit: 'per kg' }, undefined)).toBe(
+      2,
+    );
+  });
+});
+
+describe('GET /api/shopping-list/prices and /optimize', () => {
+  it('needs a token and the Pro tier', async () => {
+    const free = await createUser(ctx);
+    for (const path of ['/api/shopping-list/prices', '/api/shopping-list/optimize']) {
+      expectProblem(await api('GET', path), 401, 'unauthorized');
+      const denied = expectProblem(await api('GET', path, { token: free.token }), 403, 'tier_required');
+      expect(denied.required_tier).toBe('pro');
+    }
+    const family = await createUser(ctx, { tier: 'family' });
+    expect((await api('GET', '/api/shopping-list/prices', { token: family.token })).status).toBe(200);
+  });
+
+  it('lists live, valid promotion prices per item and store, cheapest first', async () => {
+    const res = await api('GET', '/api/shopping-list/prices', { token: pro.token });
+    expect(res.status).toBe(200);
+    const byName = Object.fromEntries(
+      res.body.items.map((i: { ingredient_name: string }) => [i.ingredient_name, i]),
+    );
+    expect(Object.keys(byName).sort()).toEqual(['butter', 'milk', 'white rice']);
+    expect(byName['white rice'].prices).toEqual([
+      { store_name: 'Alpha Foods', price: 2.49, unit: 'per kg', discounted_price: 1.99, valid_until: FUTURE },
+      { store_name: 'Beta Market', price: 6, unit: '1 Sack (5Kg)', discounted_price: 5, valid_until: FUTURE },
+    ]);
+    // 1.5 l of milk: two 1 l packs — Beta 1.78 beats Alpha 1.98.
+    expect(byName.milk.prices.map((p: { store_name: string }) => p.store_name)).toEqual([
+      'Beta Market',
+      'Alpha Foods',
+    ]);
+    // The butter candidate at Alpha is not live: only Beta's.
+    expect(byName.butter.prices).toEqual([
+      { store_name: 'Beta Market', price: 2.99, unit: '250 g', discounted_price: 2.49, valid_until: FUTURE },
+    ]);
+  });
+
+  it('optimises: best single store, cheapest split, savings (hand-computed)', async () => {
+    // Alpha: rice 2 kg × 1.99 = 3.98, milk 2 × 0.99 = 1.98 → 2 of 3 items, 5.96.
+    // Beta: rice 1 sack 5.00, milk 2 × 0.89 = 1.78, butter 2.49 → 3 of 3 items, 9.27.
+    // Split: rice at Alpha 3.98; milk 1.78 + butter 2.49 at Beta = 4.27 → 8.25. Savings 9.27 − 8.25.
+    const res = await api('GET', '/api/shopping-list/optimize', { token: pro.token });
+    expect(res.status).toBe(200);
+    expect(res.body.single_store_best).toEqual({
+      store_name: 'Beta Market',
+      total_price: 9.27,
+      coverage_percent: 100,
+    });
+    expect(res.body.multi_store_split).toEqual([
+      { store_name: 'Alpha Foods', items: ['white rice'], subtotal: 3.98 },
+      { store_name: 'Beta Market', items: expect.arrayContaining(['milk', 'butter']), subtotal: 4.27 },
+    ]);
+    expect(res.body.multi_store_split[1].items).toHaveLength(2);
+    expect(res.body.multi_store_total).toBe(8.25);
+    expect(res.body.savings).toBe(1.02);
+  });
+
+  it('an empty list optimises to nothing, never negative savings', async () => {
+    const other = await createUser(ctx, { tier: 'pro' });
+    const prices = await api('GET', '/api/shopping-list/prices', { token: other.token });
+    expect(prices.body).toEqual({ items: [] });
+    const res = await api('GET', '/api/shopping-list/optimize', { token: other.token });
+    expect(res.body).toEqual({
+      single_store_best: { store_name: '', total_price: 0, coverage_percent: 0 },
+      multi_store_split: [],
+      multi_store_total: 0,
+      savings: 0,
+    });
+  });
+});

@@ -1,0 +1,207 @@
+import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
+import { convertQuantity } from '../ingredients/units.ts';
+import type { ShoppingNeed } from '../shopping/service.ts';
+import type { MatchedPromotion, StoresRepository } from './repository.ts';
+
+/** What pricing needs from the shopping list (ShoppingService implements it). */
+export interface ShoppingNeeds {
+  listUnchecked(userId: string): Promise<ShoppingNeed[]>;
+}
+
+/**
+ * Matching rule: an unchecked shopping item matches a live, still valid promotion when, for the
+ * ingredient's name or one of its aliases (lower-cased), the pg_trgm score
+ *   greatest(similarity(product, term), strict_word_similarity(term, product),
+ *            strict_word_similarity(term, brand || ' ' || product))
+ * reaches MATCH_THRESHOLD. strict_word_similarity finds a term as a whole word inside a longer
+ * product name ("Milk" in "Whole Milk 1 gal", 1.0) and tolerates plurals ("tomatoes" 0.6,
+ * "red onions" 0.625) without matching "egg" inside "eggplant" (0.3) or "butter" in "buttermilk"
+ * (0.5, hence a threshold just above one half).
+ */
+export const MATCH_THRESHOLD = 0.55;
+
+export interface StorePrice {
+  storeName: string;
+  storeId: string;
+  price: number;
+  discountedPrice: number;
+  unit: string;
+  validUntil: string;
+  /** What the needed quantity costs at the promotion price (see costFor). */
+  cost: number;
+}
+
+export interface ItemPrices {
+  ingredientName: string;
+  prices: StorePrice[];
+}
+
+export interface Optimisation {
+  singleStoreBest: { storeName: string | null; totalPrice: number; coveragePercent: number };
+  multiStoreSplit: Array<{ storeName: string; items: string[]; subtotal: number }>;
+  multiStoreTotal: number;
+  savings: number;
+}
+
+const PIECE_WORDS = /^(?:stück|stk|st|each|ea|pcs?|pieces?|piece)$/i;
+const RATE_PREFIX = /^(?:per|pro|je|\/)\s*/i;
+const AMOUNT_UNIT = /(\d+(?:[.,]\d+)?)?\s*([a-zäöüß]+)\.?\s*$/i;
+
+interface PromotionMeasure {
+  kind: 'rate' | 'pack';
+  amount: number;
+  unit: string;
+}
+
+/**
+ * How a promotion's unit text is read for pricing:
+ * - a rate: "per kg", "/lb", "je 100 g", "each", or a bare unit word ("kg") — the price is per that
+ *   measure, so the cost is price × needed quantity in that measure;
+ * - a pack: "1 Sack (10Kg)" (the size in brackets), "500 g", "3 Stück" — whole packs are bought,
+ *   so the cost is price × ceil(needed / pack size);
+ * - anything else, or a quantity that cannot be converted (e.g. pieces to kg without a piece
+ *   weight): the price once.
+ */
+export function measureOf(unitText: string): PromotionMeasure | undefined {
+  const text = unitText.trim();
+  if (!text) return undefined;
+  if (/^each$/i.test(text)) return { kind: 'rate', amount: 1, unit: 'piece' };
+  const rate = RATE_PREFIX.test(text);
+  const inBrackets = /\(([^()]+)\)/.exec(text)?.[1];
+  const match = AMOUNT_UNIT.exec(inBrackets ?? text.replace(RATE_PREFIX, ''));
+  if (!match) return undefined;
+  const unit = PIECE_WORDS.test(match[2]!) ? 'piece' : match[2]!.toLowerCase();
+  const amount = match[1] ? Number(match[1].replace(',', '.')) : 1;
+  if (!(amount > 0)) return undefined;
+  return { kind: rate || !match[1] ? 'rate' : 'pack', amount, unit };
+}
+
+export function costFor(
+  need: { quantity: number; unit: string },
+  promotion: { discounted_price: number; unit: string },
+  ingredient: IngredientInfo | undefined,
+): number {
+  const price = promotion.discounted_price;
+  const measure = measureOf(promotion.unit);
+  if (!measure || !(need.quantity > 0)) return round2(price);
+  const needed = convertQuantity(need.quantity, need.unit, measure.unit, ingredient);
+  if (needed === undefined || !(needed > 0)) return round2(price);
+  const units = needed / measure.amount;
+  return round2(measure.kind === 'rate' ? price * units : price * Math.ceil(units - 1e-9));
+}
+
+export class PricingService {
+  readonly #repo: StoresRepository;
+  readonly #shopping: ShoppingNeeds;
+  readonly #catalog: IngredientCatalog;
+  readonly #today: () => string;
+
+  constructor(
+    repo: StoresRepository,
+    shopping: ShoppingNeeds,
+    catalog: IngredientCatalog,
+    today: () => string,
+  ) {
+    this.#repo = repo;
+    this.#shopping = shopping;
+    this.#catalog = catalog;
+    this.#today = today;
+  }
+
+  /** Per unchecked item, the best matching live promotion of each store, cheapest first. */
+  async prices(userId: string): Promise<ItemPrices[]> {
+    const needs = await this.#shopping.listUnchecked(userId);
+    const ingredients = await this.#catalog.getMany(needs.map((n) => n.ingredientId));
+    const terms = needs.map((need) => {
+      const ingredient = ingredients.get(need.ingredientId);
+      return [need.name, ...(ingredient ? [ingredient.name, ...ingredient.aliases] : [])];
+    });
+    const matches = await this.#repo.matchLive(terms, this.#today(), MATCH_THRESHOLD);
+    return needs.map((need, index) => ({
+      ingredientName: need.name,
+      prices: bestPerStore(matches.get(index) ?? [], need, ingredients.get(need.ingredientId)),
+    }));
+  }
+
+  /**
+   * single_store_best: the store covering the most items, then the lowest total for them;
+   * multi_store_split: each item at the store where its needed quantity costs least;
+   * savings = max(0, single_store_best.total_price − multi_store_total), never negative.
+   */
+  async optimize(userId: string): Promise<Optimisation> {
+    return optimise(await this.prices(userId));
+  }
+}
+
+function bestPerStore(
+  matches: MatchedPromotion[],
+  need: { quantity: number; unit: string },
+  ingredient: IngredientInfo | undefined,
+): StorePrice[] {
+  const best = new Map<string, { score: number; price: StorePrice }>();
+  for (const match of matches) {
+    const price: StorePrice = {
+      storeId: match.store_id,
+      storeName: match.store_name,
+      price: match.original_price,
+      discountedPrice: match.discounted_price,
+      unit: match.unit,
+      validUntil: match.valid_until,
+      cost: costFor(need, match, ingredient),
+    };
+    const current = best.get(match.store_id);
+    const better =
+      !current ||
+      match.score > current.score + 1e-9 ||
+      (Math.abs(match.score - current.score) <= 1e-9 && price.cost < current.price.cost);
+    if (better) best.set(match.store_id, { score: match.score, price });
+  }
+  return [...best.values()]
+    .map((b) => b.price)
+    .sort((a, b) => a.cost - b.cost || a.storeName.localeCompare(b.storeName));
+}
+
+export function optimise(items: ItemPrices[]): Optimisation {
+  const stores = new Map<string, { name: string; covered: number; total: number }>();
+  for (const item of items) {
+    for (const price of item.prices) {
+      const store = stores.get(price.storeId) ?? { name: price.storeName, covered: 0, total: 0 };
+      store.covered += 1;
+      store.total += price.cost;
+      stores.set(price.storeId, store);
+    }
+  }
+  const ranked = [...stores.values()].sort(
+    (a, b) => b.covered - a.covered || a.total - b.total || a.name.localeCompare(b.name),
+  );
+  const top = ranked[0];
+  const singleStoreBest = {
+    storeName: top?.name ?? null,
+    totalPrice: round2(top?.total ?? 0),
+    coveragePercent: top && items.length ? Math.round((top.covered / items.length) * 1000) / 10 : 0,
+  };
+
+  const split = new Map<string, { storeName: string; items: string[]; subtotal: number }>();
+  for (const item of items) {
+    const cheapest = item.prices[0]; // prices are sorted by cost
+    if (!cheapest) continue;
+    const entry = split.get(cheapest.storeId) ?? { storeName: cheapest.storeName, items: [], subtotal: 0 };
+    entry.items.push(item.ingredientName);
+    entry.subtotal += cheapest.cost;
+    split.set(cheapest.storeId, entry);
+  }
+  const multiStoreSplit = [...split.values()]
+    .map((s) => ({ ...s, subtotal: round2(s.subtotal) }))
+    .sort((a, b) => a.storeName.localeCompare(b.storeName));
+  const multiStoreTotal = round2(multiStoreSplit.reduce((sum, s) => sum + s.subtotal, 0));
+  return {
+    singleStoreBest,
+    multiStoreSplit,
+    multiStoreTotal,
+    savings: round2(Math.max(0, singleStoreBest.totalPrice - multiStoreTotal)),
+  };
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}

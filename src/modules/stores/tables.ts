@@ -1,0 +1,57 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type PromotionStatus = 'candidate' | 'live' | 'rejected';
+
+export interface StoresTable {
+  id: Generated<string>;
+  name: string;
+  logo_url: string;
+  created_at: ColumnType<Date, never, never>;
+  /** Last time a live promotion of the store appeared, changed or went away. */
+  promotions_changed_at: Date | null;
+}
+
+export interface PromotionJobsTable {
+  id: string;
+  store_id: string;
+  file_key: string;
+  status: Generated<JobStatus>;
+  pages_processed: Generated<number>;
+  candidates_extracted: Generated<number>;
+  error: string | null;
+  /** Incremented by every claim; progress writes are fenced on it (a superseded run cannot write). */
+  attempts: Generated<number>;
+  created_at: ColumnType<Date, never, never>;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export interface PromotionsTable {
+  id: Generated<string>;
+  store_id: string;
+  job_id: string | null;
+  product: string;
+  brand: string;
+  original_price: number;
+  discounted_price: number;
+  unit: string;
+  valid_until: string;
+  page: number;
+  /** Reading order on the page. */
+  position: Generated<number>;
+  confidence: number;
+  status: Generated<PromotionStatus>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: Generated<Date>;
+}
+
+export interface StoresTables {
+  stores: StoresTable;
+  promotion_jobs: PromotionJobsTable;
+  promotions: PromotionsTable;
+}
+
+export type StoreRow = Selectable<StoresTable>;
+export type PromotionJobRow = Selectable<PromotionJobsTable>;
+export type PromotionRow = Selectable<PromotionsTable>;

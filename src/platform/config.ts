@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of contract §1, validated once at start-up. A bad value stops the service with a
+ * message naming the variable (see loadConfig).
+ */
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  COOKIE_SECURE: booleanFromEnv.optional(),
+  ADMIN_EMAILS: z.string().default(''),
+  RATE_LIMIT_MAX: positiveInt.default(300),
+  RATE_LIMIT_WINDOW: z.string().default('1 minute'),
+  AUTH_RATE_LIMIT_MAX: positiveInt.default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LLM_PROVIDER: z.enum(['openai', 'anthropic']).default('openai'),
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: z.string().optional(),
+  LLM_TIMEOUT_MS: positiveInt.default(60_000),
+  CHAT_MODEL: z.string().min(1).optional(),
+  RECIPE_MODEL: z.string().min(1).optional(),
+  CHAT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(20).default(5),
+  IMAGE_GEN_URL: optionalUrl,
+  IMAGE_GEN_TOKEN: z.string().optional(),
+  IMAGE_GEN_TIMEOUT_MS: positiveInt.default(15_000),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_API_BASE: optionalUrl,
+  STRIPE_TIMEOUT_MS: positiveInt.default(15_000),
+  PAYMENT_WEBHOOK_SECRET: z.string().min(1).optional(),
+  PRICE_ID_PRO: z.string().min(1).optional(),
+  PRICE_ID_FAMILY: z.string().min(1).optional(),
+  UPLOAD_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
+  RUN_WORKERS: booleanFromEnv.default(true),
+  SEED_CATALOG: booleanFromEnv.default(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  /** Resolved signing key; see resolveJwtSecret for how it is obtained outside production. */
+  jwtSecret: string | undefined;
+  cookieSecure: boolean;
+  adminEmails: ReadonlySet<string>;
+  rateLimit: { max: number; window: string; authMax: number };
+  logLevel: Env['LOG_LEVEL'];
+  llm: {
+    provider: Env['LLM_PROVIDER'];
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    timeoutMs: number;
+    chatModel: string | undefined;
+    recipeModel: string | undefined;
+    maxToolRounds: number;
+  };
+  imageGen: { url: string | undefined; token: string | undefined; timeoutMs: number };
+  stripe: {
+    secretKey: string | undefined;
+    apiBase: string | undefined;
+    timeoutMs: number;
+    webhookSecret: string | undefined;
+    priceIds: { pro: string | undefined; family: string | undefined };
+  };
+  uploadMaxBytes: number;
+  runWorkers: boolean;
+  seedCatalog: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function blankToUndefined(source: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== '') out[key] = value.trim();
+  }
+  return out;
+}
+
+export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(blankToUndefined(source));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    cookieSecure: e.COOKIE_SECURE ?? e.NODE_ENV === 'production',
+    adminEmails: new Set(
+      e.ADMIN_EMAILS.split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    rateLimit: { max: e.RATE_LIMIT_MAX, window: e.RATE_LIMIT_WINDOW, authMax: e.AUTH_RATE_LIMIT_MAX },
+    logLevel: e.LOG_LEVEL,
+    llm: {
+      provider: e.LLM_PROVIDER,
+      baseUrl: e.LLM_BASE_URL,
+      apiKey: e.LLM_API_KEY,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+      chatModel: e.CHAT_MODEL,
+      recipeModel: e.RECIPE_MODEL ?? e.CHAT_MODEL,
+      maxToolRounds: e.CHAT_MAX_TOOL_ROUNDS,
+    },
+    imageGen: { url: e.IMAGE_GEN_URL, token: e.IMAGE_GEN_TOKEN, timeoutMs: e.IMAGE_GEN_TIMEOUT_MS },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      apiBase: e.STRIPE_API_BASE,
+      timeoutMs: e.STRIPE_TIMEOUT_MS,
+      webhookSecret: e.PAYMENT_WEBHOOK_SECRET,
+      priceIds: { pro: e.PRICE_ID_PRO, family: e.PRICE_ID_FAMILY },
+    },
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    runWorkers: e.RUN_WORKERS,
+    seedCatalog: e.SEED_CATALOG,
+  };
+}

@@ -1,0 +1,63 @@
+import { extractImages, getDocumentProxy } from 'unpdf';
+import {
+  InvalidPdfError,
+  type PdfDocument,
+  type PdfPage,
+  type PdfReader,
+  type PdfTextItem,
+  type RasterImage,
+} from './pdf.ts';
+
+type DocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** pdf.js (through unpdf): text items with positions per page, embedded images decoded. */
+export class UnpdfReader implements PdfReader {
+  async open(bytes: Uint8Array): Promise<PdfDocument> {
+    let proxy: DocumentProxy;
+    try {
+      // pdf.js takes ownership of the buffer it is given: hand it a copy.
+      proxy = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    } catch (error) {
+      throw new InvalidPdfError(`not a readable PDF: ${(error as Error).message}`);
+    }
+    return {
+      pageCount: proxy.numPages,
+      page: (number) => readPage(proxy, number),
+      images: (number) => readImages(proxy, number),
+      close: () => proxy.loadingTask.destroy(),
+    };
+  }
+}
+
+async function readPage(proxy: DocumentProxy, number: number): Promise<PdfPage> {
+  const page = await proxy.getPage(number);
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const items: PdfTextItem[] = [];
+  for (const item of content.items) {
+    if (!('str' in item) || !item.str.trim()) continue;
+    const [a, b, , , e, f] = item.transform as number[];
+    const size = Math.hypot(a ?? 0, b ?? 0) || item.height;
+    const height = item.height || size;
+    // PDF space has its origin at the bottom-left; the parser reads top-down.
+    items.push({
+      text: item.str.replace(/\s+/g, ' ').trim(),
+      x: e ?? 0,
+      y: viewport.height - (f ?? 0) - height,
+      width: item.width,
+      height,
+    });
+  }
+  page.cleanup();
+  return { number, width: viewport.width, height: viewport.height, items };
+}
+
+async function readImages(proxy: DocumentProxy, number: number): Promise<RasterImage[]> {
+  const images = await extractImages(proxy, number);
+  return images.map((image) => ({
+    width: image.width,
+    height: image.height,
+    channels: image.channels,
+    data: image.data,
+  }));
+}

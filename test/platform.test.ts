@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ConfigError, parseConfig } from '../src/platform/config.ts';
+import { pagination } from '../src/platform/http/ids.ts';
+import { startTestApp, type TestApp } from './support/app.ts';
+import { createUser } from './support/factories.ts';
+import { client, expectProblem, type Api } from './support/http.ts';
+
+let ctx: TestApp;
+let api: Api;
+
+beforeAll(async () => {
+  ctx = await startTestApp({}, ({ app }) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.get('/api/test/pro', { config: { auth: 'bearer', tier: 'pro' } }, async () => ({ ok: true }));
+    r.get('/api/test/admin', { config: { auth: 'admin' } }, async () => ({ ok: true }));
+    r.post('/api/test/nobody', { config: { auth: 'none' } }, async () => ({ ok: true }));
+    r.get(
+      '/api/test/page',
+      { config: { auth: 'none' }, schema: { querystring: z.object(pagination(20)) } },
+      async (req) => req.query,
+    );
+    r.get('/api/test/optional', { config: { auth: 'optional' } }, async (req) => ({
+      user: req.principal?.id ?? null,
+    }));
+    r.post(
+      '/api/test/echo',
+      { config: { auth: 'none' }, schema: { body: z.object({ n: z.number().int().min(1) }) } },
+      async (req) => req.body,
+    );
+    r.get('/api/test/boom', { config: { auth: 'none' } }, async () => {
+      throw new Error('secret internals');
+    });
+  });
+  api = client(ctx.baseUrl);
+});
+afterAll(() => ctx.close());
+
+describe('platform', () => {
+  it('GET /api/health answers ok while the database answers', async () => {
+    const res = await api('GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('serves the OpenAPI document of every route and the docs UI', async () => {
+    const res = await api('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auth/register',
+        '/api/auth/login',
+        '/api/me',
+        '/api/me/push-tokens/{id}',
+      ]),
+    );
+    expect(res.body.paths['/api/me'].get.security).toEqual([{ bearerAuth: [] }]);
+    const ui = await fetch(`${ctx.baseUrl}/api/docs/`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toMatch(/swagger/i);
+  });
+
+  it('answers unknown routes with a 404 problem document', async () => {
+    expectProblem(await api('GET', '/api/does-not-exist'), 404, 'not_found');
+    expectProblem(await api('DELETE', '/api/health'), 404, 'not_found');
+  });
+
+  it('answers an over-long path parameter with 404 and a malformed URL with 400, as problem documents', async () => {
+    expectProblem(await api('DELETE', `/api/me/push-tokens/${'x'.repeat(300)}`), 404, 'not_found');
+    expectProblem(await api('DELETE', '/api/me/push-tokens/%E0%A4%A'), 400, 'validation_error');
+  });
+
+  it('answers malformed JSON, a wrong content type and an oversized body with problem documents', async () => {
+    expectProblem(
+      await api('POST', '/api/test/echo', {
+        rawBody: '{"n":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'validation_error',
+    );
+    expectProblem(
+      await api('POST', '/api/test/echo', { rawBody: 'n=1', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectProblem(
+      await api('POST', '/api/test/echo', {
+        rawBody: JSON.stringify({ n: 1, pad: 'x'.repeat(2 * 1024 * 1024) }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      413,
+      'payload_too_large',
+    );
+    const invalid = expectProblem(
+      await api('POST', '/api/test/echo', { body: { n: 0 } }),
+      400,
+      'validation_error',
+    );
+    expect(invalid.errors).toEqual([{ field: 'n', message: expect.any(String) }]);
+  });
+
+  it('hides internals of unexpected errors behind a 500 problem document', async () => {
+    const res = await api('GET', '/api/test/boom');
+    expectProblem(res, 500, 'internal_error');
+    expect(res.text).not.toMatch(/secret internals/);
+  });
+
+  it('enforces the minimum tier from the stored user: 403 tier_required with required_tier', async () => {
+    const free = await createUser(ctx);
+    const res = await api('GET', '/api/test/pro', { token: free.token });
+    expect(expectProblem(res, 403, 'tier_required').required_tier).toBe('pro');
+    const pro = await createUser(ctx, { tier: 'pro' });
+    expect((await api('GET', '/api/test/pro', { token: pro.token })).status).toBe(200);
+    const family = await createUser(ctx, { tier: 'family' });
+    expect((await api('GET', '/api/test/pro', { token: family.token })).status).toBe(200);
+    // A token claiming pro for a user stored as free is not believed.
+    const forged = await ctx.deps.tokens.signAccess({
+      id: free.user.id,
+      email: free.email,
+      tier: 'pro',
+      isAdmin: true,
+    });
+    expectProblem(await api('GET', '/api/test/pro', { token: forged }), 403, 'tier_required');
+    expectProblem(await api('GET', '/api/test/admin', { token: forged }), 403, 'forbidden');
+  });
+
+  it('treats an empty application/json body as no body, and still rejects one a route requires', async () => {
+    const headers = { 'content-type': 'application/json' };
+    expect((await api('POST', '/api/test/nobody', { rawBody: '', headers })).status).toBe(200);
+    expectProblem(await api('POST', '/api/test/echo', { rawBody: '', headers }), 400, 'validation_error');
+  });
+
+  it('pagination: empty values mean the defaults; out-of-range values are 400', async () => {
+    expect((await api('GET', '/api/test/page?limit=&offset=')).body).toEqual({ limit: 20, offset: 0 });
+    expect((await api('GET', '/api/test/page?limit=100&offset=3')).body).toEqual({ limit: 100, offset: 3 });
+    for (const qs of ['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'limit=1.5']) {
+      expectProblem(await api('GET', `/api/test/page?${qs}`), 400, 'validation_error');
+    }
+  });
+
+  it('admits admins by their stored email only', async () => {
+    const admin = await createUser(ctx, { admin: true });
+    expect((await api('GET', '/api/test/admin', { token: admin.token })).status).toBe(200);
+    // Admins pass tier checks: they administer whatever their own tier is (e.g. catalog recipes).
+    expect((await api('GET', '/api/test/pro', { token: admin.token })).status).toBe(200);
+    const user = await createUser(ctx);
+    expectProblem(await api('GET', '/api/test/admin', { token: user.token }), 403, 'forbidden');
+    expectProblem(await api('GET', '/api/test/admin'), 401, 'unauthorized');
+  });
+
+  it('optional auth: anonymous passes, a valid token is used, an invalid one is refused', async () => {
+    expect((await api('GET', '/api/test/optional')).body).toEqual({ user: null });
+    const u = await createUser(ctx);
+    expect((await api('GET', '/api/test/optional', { token: u.token })).body).toEqual({ user: u.user.id });
+    expectProblem(await api('GET', '/api/test/optional', { token: 'nope' }), 401, 'unauthorized');
+  });
+
+  it('sends security headers, a request id, and no X-Powered-By', async () => {
+    const res = await api('GET', '/api/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('rate limiting', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_MAX: '5', AUTH_RATE_LIMIT_MAX: '3' });
+  });
+  afterAll(() => limited.close());
+
+  it('limits every endpoint with headers, then answers 429 rate_limited with Retry-After', async () => {
+    const call = client(limited.baseUrl);
+    const first = await call('GET', '/api/health');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('5');
+    for (let i = 0; i < 4; i++) await call('GET', '/api/health');
+    const res = await call('GET', '/api/health');
+    expectProblem(res, 429, 'rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('limits login and registration more strictly', async () => {
+    const call = client(limited.baseUrl);
+    const body = { email: 'x@example.com', password: 'password123' };
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call('POST', '/api/auth/login', { body })).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses to start in production without JWT_SECRET, naming the setting', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
+  });
+
+  it('names each bad setting', () => {
+    expect(() => parseConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ IMAGE_GEN_URL: 'ftp://x' })).toThrow(/IMAGE_GEN_URL/);
+  });
+
+  it('applies the contract defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: './data',
+      uploadMaxBytes: 20 * 1024 * 1024,
+    });
+    expect(config.llm.recipeModel).toBeUndefined();
+    expect(parseConfig({ CHAT_MODEL: 'm' }).llm.recipeModel).toBe('m');
+    expect(parseConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).cookieSecure).toBe(true);
+  });
+});

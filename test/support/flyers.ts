@@ -1,0 +1,321 @@
+import { sql } from 'kysely';
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { DatabaseHandle } from '../../src/platform/db/database.ts';
+import { jobSchemaFor } from '../../src/platform/jobs/queue.ts';
+import { encodePng } from '../../src/providers/ocr/png.ts';
+import type { TestApp } from './app.ts';
+
+/**
+ * Generated flyers of several layouts (pdf-lib), for the flyer parser and the job pipeline.
+ * Each builder answers the PDF bytes and the offers a reader should find.
+ */
+export interface ExpectedOffer {
+  product: string;
+  brand: string;
+  original_price: number;
+  discounted_price: number;
+  unit: string;
+}
+
+export interface GeneratedFlyer {
+  bytes: Uint8Array;
+  expected: ExpectedOffer[];
+}
+
+const A4: [number, number] = [595, 842];
+
+function text(page: PDFPage, font: PDFFont, value: string, x: number, yFromTop: number, size = 12): void {
+  page.drawText(value, { x, y: page.getHeight() - yFromTop - size, size, font, color: rgb(0, 0, 0) });
+}
+
+/** German row layout: name, pack size, struck regular price and "jetzt nur" price far apart on one line. */
+export async function rowFlyer(): Promise<GeneratedFlyer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const page = pdf.addPage(A4);
+  text(page, bold, 'Wochenangebote', 200, 40, 20);
+  text(page, font, 'Angebote gültig vom 12.10. bis 17.10.2030', 170, 70, 11);
+  const rows: Array<[string, string, string, string]> = [
+    ['Butter (Kerrygold)', '250 g', '3,49 €', 'jetzt nur 2,49 €'],
+    ['Bananen', 'per kg', '1,99 €', 'jetzt nur 1,29 €'],
+    ['Vollmilch', '1 l', '1,19 €', '0,99 €'],
+  ];
+  rows.forEach(([name, unit, old, now], i) => {
+    const y = 140 + i * 34;
+    text(page, font, name, 60, y, 13);
+    text(page, font, unit, 230, y, 13);
+    text(page, font, old, 340, y, 11);
+    page.drawLine({ start: { x: 338, y: A4[1] - y - 6 }, end: { x: 380, y: A4[1] - y - 6 }, thickness: 1 });
+    text(page, bold, now, 420, y, 13);
+  });
+  text(page, font, 'Filiale Hauptstraße 12, 10115 Berlin, Tel. 030 1234567', 120, 780, 9);
+  return {
+    bytes: await pdf.save(),
+    expected: [
+      { product: 'Butter', brand: 'Kerrygold', original_price: 3.49, discounted_price: 2.49, unit: '250 g' },
+      { product: 'Bananen', brand: '', original_price: 1.99, discounted_price: 1.29, unit: 'per kg' },
+      { product: 'Vollmilch', brand: '', original_price: 1.19, discounted_price: 0.99, unit: '1 l' },
+    ],
+  };
+}
+
+/** English tile layout: two columns of tiles (brand line, product line, price line, unit line). */
+export async function tileFlyer(): Promise<GeneratedFlyer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const page = pdf.addPage(A4);
+  text(page, bold, 'FRESH DEALS', 220, 30, 22);
+  text(page, font, 'Prices valid until 12/30/2030', 210, 62, 11);
+  const tiles = [
+    { col: 0, row: 0, brand: 'Dole', product: 'Bananas', price: '$0.59', old: '$0.79', unit: 'per lb' },
+    { col: 1, row: 0, brand: 'Chiquita', product: 'Avocados', price: '2 for $5', old: '', unit: '' },
+    {
+      col: 0,
+      row: 1,
+      brand: 'Horizon',
+      product: 'Organic Whole Milk',
+      price: 'was 3.49 now 2.99',
+      old: '',
+      unit: '1 gal',
+    },
+    { col: 1, row: 1, brand: 'Tillamook', product: 'Cheddar Cheese', price: '4.99$', old: '', unit: '/lb' },
+  ];
+  for (const t of tiles) {
+    const x = 60 + t.col * 280;
+    const y = 120 + t.row * 200;
+    page.drawRectangle({
+      x: x - 10,
+      y: A4[1] - y - 150,
+      width: 250,
+      height: 160,
+      borderWidth: 1,
+      borderColor: rgb(0.6, 0.6, 0.6),
+    });
+    text(page, font, t.brand, x, y, 10);
+    text(page, bold, t.product, x, y + 16, 14);
+    text(page, bold, t.price, x, y + 60, 20);
+    if (t.old) {
+      text(page, font, t.old, x + 130, y + 64, 12);
+      page.drawLine({
+        start: { x: x + 128, y: A4[1] - y - 70 },
+        end: { x: x + 168, y: A4[1] - y - 70 },
+        thickness: 1,
+      });
+    }
+    if (t.unit) text(page, font, t.unit, x, y + 88, 10);
+  }
+  return {
+    bytes: await pdf.save(),
+    expected: [
+      { product: 'Bananas', brand: 'Dole', original_price: 0.79, discounted_price: 0.59, unit: 'per lb' },
+      { product: 'Avocados', brand: 'Chiquita', original_price: 2.5, discounted_price: 2.5, unit: 'each' },
+      {
+        product: 'Organic Whole Milk',
+        brand: 'Horizon',
+        original_price: 3.49,
+        discounted_price: 2.99,
+        unit: '1 gal',
+      },
+      {
+        product: 'Cheddar Cheese',
+        brand: 'Tillamook',
+        original_price: 4.99,
+        discounted_price: 4.99,
+        unit: 'per lb',
+      },
+    ],
+  };
+}
+
+/** One offer line per page, `pages` pages: for progress, restarts and several workers. */
+export async function multiPageFlyer(pages: number, label = 'Item'): Promise<GeneratedFlyer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const expected: ExpectedOffer[] = [];
+  for (let n = 1; n <= pages; n += 1) {
+    const page = pdf.addPage(A4);
+    const old = 2 + n;
+    const now = 1 + n + 0.49;
+    text(page, font, `${label} Number ${n}`, 60, 100, 13);
+    text(page, font, '500 g', 250, 100, 13);
+    text(page, font, `${old.toFixed(2)} €`, 340, 100, 11);
+    text(page, font, `jetzt ${now.toFixed(2)} €`, 420, 100, 13);
+    expected.push({
+      product: `${label} Number ${n}`,
+      brand: '',
+      original_price: old,
+      discounted_price: now,
+      unit: '500 g',
+    });
+  }
+  return { bytes: await pdf.save(), expected };
+}
+
+/** A page without a text layer: the offer is only pixels of an embedded image (a scanned flyer). */
+export async function imageOnlyFlyer(lines: string[]): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage(A4);
+  const image = await pdf.embedPng(renderLines(lines, 6));
+  const width = A4[0];
+  const height = (image.height / image.width) * width;
+  page.drawImage(image, { x: 0, y: A4[1] - height, width, height });
+  return pdf.save();
+}
+
+/*
+ * A 5×7 bitmap font (rows top to bottom, '#' = ink) for the characters the image page uses, so
+ * that a raster page can be produced without a canvas package.
+ */
+const GLYPHS: Record<string, string[]> = {
+  A: ['.###.', '#...#', '#...#', '#####', '#...#', '#...#', '#...#'],
+  B: ['####.', '#...#', '#...#', '####.', '#...#', '#...#', '####.'],
+  C: ['.###.', '#...#', '#....', '#....', '#....', '#...#', '.###.'],
+  D: ['####.', '#...#', '#...#', '#...#', '#...#', '#...#', '####.'],
+  E: ['#####', '#....', '#....', '####.', '#....', '#....', '#####'],
+  F: ['#####', '#....', '#....', '####.', '#....', '#....', '#....'],
+  G: ['.###.', '#...#', '#....', '#.###', '#...#', '#...#', '.###.'],
+  H: ['#...#', '#...#', '#...#', '#####', '#...#', '#...#', '#...#'],
+  I: ['.###.', '..#..', '..#..', '..#..', '..#..', '..#..', '.###.'],
+  K: ['#...#', '#..#.', '#.#..', '##...', '#.#..', '#..#.', '#...#'],
+  L: ['#....', '#....', '#....', '#....', '#....', '#....', '#####'],
+  M: ['#...#', '##.##', '#.#.#', '#.#.#', '#...#', '#...#', '#...#'],
+  N: ['#...#', '##..#', '#.#.#', '#..##', '#...#', '#...#', '#...#'],
+  O: ['.###.', '#...#', '#...#', '#...#', '#...#', '#...#', '.###.'],
+  P: ['####.', '#...#', '#...#', '####.', '#....', '#....', '#....'],
+  R: ['####.', '#...#', '#...#', '####.', '#.#..', '#..#.', '#...#'],
+  S: ['.####', '#....', '#....', '.###.', '....#', '....#', '####.'],
+  T: ['#####', '..#..', '..#..', '..#..', '..#..', '..#..', '..#..'],
+  U: ['#...#', '#...#', '#...#', '#...#', '#...#', '#...#', '.###.'],
+  W: ['#...#', '#...#', '#...#', '#.#.#', '#.#.#', '##.##', '#...#'],
+  Y: ['#...#', '#...#', '.#.#.', '..#..', '..#..', '..#..', '..#..'],
+  '0': ['.###.', '#...#', '#..##', '#.#.#', '##..#', '#...#', '.###.'],
+  '1': ['..#..', '.##..', '..#..', '..#..', '..#..', '..#..', '.###.'],
+  '2': ['.###.', '#...#', '....#', '...#.', '..#..', '.#...', '#####'],
+  '3': ['####.', '....#', '....#', '.###.', '....#', '....#', '####.'],
+  '4': ['...#.', '..##.', '.#.#.', '#..#.', '#####', '...#.', '...#.'],
+  '5': ['#####', '#....', '####.', '....#', '....#', '#...#', '.###.'],
+  '6': ['.###.', '#....', '#....', '####.', '#...#', '#...#', '.###.'],
+  '7': ['#####', '....#', '...#.', '..#..', '.#...', '.#...', '.#...'],
+  '8': ['.###.', '#...#', '#...#', '.###.', '#...#', '#...#', '.###.'],
+  '9': ['.###.', '#...#', '#...#', '.####', '....#', '....#', '.###.'],
+  '.': ['.....', '.....', '.....', '.....', '.....', '.##..', '.##..'],
+  $: ['..#..', '.####', '#.#..', '.###.', '..#.#', '####.', '..#..'],
+  ' ': ['.....', '.....', '.....', '.....', '.....', '.....', '.....'],
+};
+
+/** Renders lines of text (upper case, digits, '.', '$') as a grey PNG at `scale` pixels per dot. */
+export function renderLines(lines: string[], scale: number): Uint8Array {
+  const advance = 6 * scale;
+  const lineHeight = 12 * scale;
+  const margin = 8 * scale;
+  const width = margin * 2 + Math.max(...lines.map((l) => l.length)) * advance;
+  const height = margin * 2 + lines.length * lineHeight;
+  const pixels = new Uint8Array(width * height).fill(255);
+  lines.forEach((line, row) => {
+    [...line.toUpperCase()].forEach((char, col) => {
+      const glyph = GLYPHS[char];
+      if (!glyph) throw new Error(`no glyph for ${char}`);
+      glyph.forEach((bits, gy) => {
+        [...bits].forEach((bit, gx) => {
+          if (bit !== '#') return;
+          for (let dy = 0; dy < scale; dy += 1) {
+            const y = margin + row * lineHeight + gy * scale + dy;
+            const x0 = margin + col * advance + gx * scale;
+            pixels.fill(0, y * width + x0, y * width + x0 + scale);
+          }
+        });
+      });
+    });
+  });
+  return encodePng(width, height, 1, pixels);
+}
+
+/** Polls until `check` answers a value (not undefined), or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A multipart body with the flyer in field `file` (or another field name). */
+export function flyerForm(
+  bytes: Uint8Array,
+  options: { field?: string; filename?: string; type?: string } = {},
+) {
+  const form = new FormData();
+  form.append(
+    options.field ?? 'file',
+    new Blob([bytes], { type: options.type ?? 'application/pdf' }),
+    options.filename ?? 'flyer.pdf',
+  );
+  return form;
+}
+
+/** Closes a test app whose job queue ran: pg-boss's own schema is dropped too on PostgreSQL. */
+export async function closeWithJobs(ctx: TestApp): Promise<void> {
+  if (ctx.database.kind === 'postgres') {
+    await sql`drop schema if exists ${sql.id(jobSchemaFor(ctx.database))} cascade`.execute(ctx.database.db);
+  }
+  await ctx.close();
+}
+
+/** Fast polling and supervision for tests (production polls every 2 s, supervises every 30 s). */
+export const TEST_QUEUE = {
+  pollingIntervalSeconds: 0.5,
+  superviseIntervalSeconds: 1,
+  monitorIntervalSeconds: 1,
+};
+
+/** Inserts a promotion row directly (status live unless told), for pricing and listing tests. */
+export async function insertPromotion(
+  ctx: TestApp,
+  storeId: string,
+  promotion: {
+    product: string;
+    brand?: string;
+    original_price: number;
+    discounted_price: number;
+    unit: string;
+    valid_until: string;
+    status?: 'candidate' | 'live' | 'rejected';
+  },
+): Promise<string> {
+  const result = await sql<{ id: string }>`
+    insert into promotions (store_id, product, brand, original_price, discounted_price, unit, valid_until, page, confidence, status)
+    values (${storeId}, ${promotion.product}, ${promotion.brand ?? ''}, ${promotion.original_price},
+            ${promotion.discounted_price}, ${promotion.unit}, ${promotion.valid_until}, 1, 1, ${promotion.status ?? 'live'})
+    returning id`.execute(ctx.database.db);
+  return result.rows[0]!.id;
+}
+
+/**
+ * A copy of the database handle whose raw channel (PGlite or the pool) can be cut: after sever(),
+ * every query through it fails, as for a process that died or lost its connection.
+ */
+export function severableDatabase(database: DatabaseHandle): { handle: DatabaseHandle; sever(): void } {
+  let severed = false;
+  const guard = <T extends object>(target: T, methods: string[]): T =>
+    new Proxy(target, {
+      get(object, property, receiver) {
+        const value = Reflect.get(object, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (!methods.includes(String(property))) return (value as (...a: unknown[]) => unknown).bind(object);
+        return (...args: unknown[]) =>
+          severed
+            ? Promise.reject(new Error('connection lost'))
+            : (value as (...a: unknown[]) => unknown).apply(object, args);
+      },
+    });
+  const handle: DatabaseHandle = {
+    ...database,
+    ...(database.pglite ? { pglite: guard(database.pglite, ['query', 'exec']) } : {}),
+    ...(database.pool ? { pool: guard(database.pool, ['query']) } : {}),
+  };
+  return { handle, sever: () => (severed = true) };
+}
