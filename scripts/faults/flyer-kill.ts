@@ -5,12 +5,12 @@ import { FAULT_PASSWORD, quick, registerUser, sleep, verdict, withDatabase, type
 /**
  * Fault (b): the service is killed with SIGKILL while it processes a flyer. After a restart the
  * job must complete, exactly once: every page's offer extracted once (no duplicates from the
- * killed attempt), the job completed. The service runs with its production queue settings, so a
- * job abandoned by a dead worker is picked up again when pg-boss expires it (expireInSeconds):
- * the wait below allows for that.
+ * killed attempt), the job completed. The service runs with its production recovery settings: the
+ * dead attempt stops beating, the restarted worker's sweep finds it silent for 45 s and runs it
+ * again; the limit below allows for that plus processing.
  */
-const PAGES = 20;
-const RESUME_LIMIT_MS = quick ? 120_000 : 20 * 60_000;
+const PAGES = quick ? 20 : 40;
+const RESUME_LIMIT_MS = 180_000;
 
 interface Job {
   id: string;

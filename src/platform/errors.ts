@@ -109,5 +109,7 @@ export const upstreamTimeout = (service: string) =>
 export const notConfigured = (setting: string, feature: string) =>
   new AppError(503, 'not_configured', 'Not configured', `${feature} is not configured: set ${setting}.`);
 
-export const serviceUnavailable = (detail: string) =>
-  new AppError(503, 'service_unavailable', 'Service unavailable', detail);
+export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =>
+  new AppError(503, 'service_unavailable', 'Service unavailable', detail, {
+    ...(retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {}),
+  });

@@ -12,7 +12,7 @@ import {
 import type { DatabaseHandle } from '../../platform/db/database.ts';
 import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type FlyerRun, type FlyerSource } from './extraction/flyer-reader.ts';
-import type { FlyerWorker } from './jobs.ts';
+import type { FlyerRecoveryPolicy, FlyerWorker } from './jobs.ts';
 
 /**
  * Durability of flyer jobs: a run interrupted mid-job is taken over by another worker and
@@ -34,12 +34,13 @@ afterAll(async () => {
 async function startWorker(
   reader: FlyerSource,
   expireInSeconds: number,
-  options: { retryLimit?: number; queueDatabase?: DatabaseHandle } = {},
+  options: { retryLimit?: number; queueDatabase?: DatabaseHandle; recovery?: FlyerRecoveryPolicy } = {},
 ): Promise<FlyerWorker> {
   const worker = await ctx.services.startFlyerWorker({
     queue: TEST_QUEUE,
     policy: { expireInSeconds, retryLimit: options.retryLimit ?? 3, retryDelaySeconds: 1 },
     reader,
+    ...(options.recovery ? { recovery: options.recovery } : {}),
     ...(options.queueDatabase ? { queueDatabase: options.queueDatabase } : {}),
   });
   started.push(worker);
@@ -97,6 +98,14 @@ function instrumentedReader(holdPage?: number) {
   };
   return { reader, opened, release, held };
 }
+
+/** Recovery fast enough for a test: silent for 2 s counts as dead. */
+const SILENT: FlyerRecoveryPolicy = {
+  heartbeatSeconds: 1,
+  stalledAfterSeconds: 2,
+  sweepSeconds: 1,
+  maxAttempts: 5,
+};
 
 const REAL_FLYER = '/work/shared/data/flyers/aseman-lebensmittel-berlin-2020-sonderaktion-de.pdf';
 
@@ -189,6 +198,58 @@ describe('durable flyer jobs', () => {
     expect((await candidatesOf(job.id)).map((c) => c.product)).toEqual(['Hung Number 1', 'Hung Number 2']);
     await rescuer.stop();
     await hungWorker.stop();
+  });
+
+  it('a dead worker is noticed by its silence, long before queue expiry, and the job completes once', async () => {
+    const store = await ctx.services.stores.createStore({
+      name: 'Silent Mart',
+      logo_url: 'https://x.example/l.png',
+    });
+    const flyer = await multiPageFlyer(3, 'Silent');
+    const hung = instrumentedReader(2);
+    const channel = severableDatabase(ctx.database);
+    // The dying worker never beats again and its queue would only expire the job after 10 minutes.
+    const hungWorker = await startWorker(hung.reader, 600, {
+      queueDatabase: channel.handle,
+      recovery: { ...SILENT, heartbeatSeconds: 3600, sweepSeconds: 3600 },
+    });
+    const job = await ctx.services.stores.uploadFlyer(store.id, Buffer.from(flyer.bytes));
+    await hung.held;
+    channel.sever();
+    const rescuer = await startWorker(plainReader, 600, { recovery: SILENT });
+    const done = await waitFor(async () => {
+      const row = await jobRow(job.id);
+      return row.status === 'completed' ? row : undefined;
+    });
+    expect(done).toMatchObject({ attempts: 2, pages_processed: 3, candidates_extracted: 3 });
+    hung.release();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The dead attempt's late page was fenced out: each offer once.
+    expect((await candidatesOf(job.id)).map((c) => c.product)).toEqual(flyer.expected.map((e) => e.product));
+    expect((await jobRow(job.id)).status).toBe('completed');
+    await rescuer.stop();
+    await hungWorker.stop(false);
+  });
+
+  it('a job whose attempts keep going silent fails after maxAttempts, with an error', async () => {
+    const store = await ctx.services.stores.createStore({
+      name: 'Mute Mart',
+      logo_url: 'https://x.example/l.png',
+    });
+    const flyer = await multiPageFlyer(1, 'Mute');
+    const hung = instrumentedReader(1);
+    const worker = await startWorker(hung.reader, 600, {
+      recovery: { ...SILENT, heartbeatSeconds: 3600, maxAttempts: 1 },
+    });
+    const job = await ctx.services.stores.uploadFlyer(store.id, Buffer.from(flyer.bytes));
+    await hung.held;
+    const failed = await waitFor(async () => {
+      const [row] = (await ctx.services.stores.listJobs(store.id)).filter((j) => j.id === job.id);
+      return row?.status === 'failed' ? row : undefined;
+    });
+    expect(failed.error).toMatch(/interrupted/);
+    hung.release();
+    await worker.stop();
   });
 
   it('a transient failure is retried; the retry completes and clears the error', async () => {

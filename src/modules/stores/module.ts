@@ -10,13 +10,20 @@ import { LocalDiskStorage } from '../../providers/storage/local-disk.ts';
 import type { FileStorage } from '../../providers/storage/storage.ts';
 import { FlyerReader, type FlyerSource } from './extraction/flyer-reader.ts';
 import { LlmPageOffers } from './extraction/llm-pages.ts';
-import { FLYER_QUEUE_POLICY, FlyerJobProcessor, FlyerWorker } from './jobs.ts';
+import {
+  FLYER_QUEUE_POLICY,
+  FLYER_RECOVERY_POLICY,
+  FlyerJobProcessor,
+  FlyerWorker,
+  type FlyerRecoveryPolicy,
+} from './jobs.ts';
 import { PricingService, type ShoppingNeeds } from './pricing.ts';
 import { StoresRepository } from './repository.ts';
 import { StoresService } from './service.ts';
 
 export interface FlyerWorkerOptions {
   policy?: QueuePolicy;
+  recovery?: FlyerRecoveryPolicy;
   queue?: Partial<QueueOptions>;
   /** Replace the flyer reader (tests wrap it to interrupt a run). */
   reader?: FlyerSource;
@@ -70,8 +77,16 @@ export function createStoresModule(
       onError,
       ...options.queue,
     });
-    const processor = new FlyerJobProcessor(repo, storage, options.reader ?? flyerReader, deps.now);
-    const worker = new FlyerWorker(queue, processor, options.policy ?? FLYER_QUEUE_POLICY, () => ocr.close());
+    const recovery = options.recovery ?? FLYER_RECOVERY_POLICY;
+    const reader = options.reader ?? flyerReader;
+    const processor = new FlyerJobProcessor(repo, storage, reader, deps.now, recovery.heartbeatSeconds);
+    const worker = new FlyerWorker(
+      queue,
+      processor,
+      options.policy ?? FLYER_QUEUE_POLICY,
+      () => ocr.close(),
+      recovery,
+    );
     await worker.start();
     return worker;
   };

@@ -118,6 +118,7 @@ export class StoresRepository {
           candidates_extracted: 0,
           error: null,
           started_at: now,
+          heartbeat_at: sql<Date>`now()`,
         }))
         .where('id', '=', jobId)
         .where('status', 'in', ['pending', 'processing'])
@@ -173,10 +174,48 @@ export class StoresRepository {
         .set((eb) => ({
           pages_processed: eb('pages_processed', '+', 1),
           candidates_extracted: eb('candidates_extracted', '+', offers.length),
+          heartbeat_at: sql<Date>`now()`,
         }))
         .where('id', '=', jobId)
         .execute();
       return true;
+    });
+  }
+
+  /** The running attempt is alive (between pages, which may take long to OCR). */
+  async beat(jobId: string, attempt: number): Promise<void> {
+    await this.#db
+      .updateTable('promotion_jobs')
+      .set({ heartbeat_at: sql<Date>`now()` })
+      .where('id', '=', jobId)
+      .where('attempts', '=', attempt)
+      .where('status', '=', 'processing')
+      .execute();
+  }
+
+  /**
+   * Jobs whose running attempt went silent for `silentSeconds` (its worker died): those with
+   * attempts left are taken for a new run (their heartbeat is bumped in the same statement, so one
+   * sweeper of many takes each); the others fail with `error`. Answers the ids to run again.
+   */
+  async takeStalledJobs(silentSeconds: number, maxAttempts: number, error: string): Promise<string[]> {
+    const silent = sql<boolean>`coalesce(heartbeat_at, started_at, created_at) < now() - make_interval(secs => ${silentSeconds})`;
+    return this.#db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('promotion_jobs')
+        .set({ status: 'failed', error, completed_at: sql<Date>`now()` })
+        .where('status', '=', 'processing')
+        .where(silent)
+        .where('attempts', '>=', maxAttempts)
+        .execute();
+      const taken = await trx
+        .updateTable('promotion_jobs')
+        .set({ heartbeat_at: sql<Date>`now()` })
+        .where('status', '=', 'processing')
+        .where(silent)
+        .returning('id')
+        .execute();
+      return taken.map((row) => row.id);
     });
   }
 

@@ -25,6 +25,8 @@ export interface PromotionJobsTable {
   created_at: ColumnType<Date, never, never>;
   started_at: Date | null;
   completed_at: Date | null;
+  /** Last sign of life of the running attempt (database clock). */
+  heartbeat_at: Date | null;
 }
 
 export interface PromotionsTable {

@@ -83,8 +83,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         parsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // A dropped server connection must not crash the process; the pool replaces it.
+  // A dropped server connection must not crash the process: idle clients report through the pool,
+  // checked-out ones through their own 'error' event (the failing query rejects anyway).
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   return {

@@ -5,9 +5,11 @@ import {
   type FieldError,
   notFound,
   payloadTooLarge,
+  serviceUnavailable,
   unsupportedMediaType,
   validationError,
 } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/outage.ts';
 import { PROBLEM_CONTENT_TYPE, problemTypeUri, type Problem } from './problem.ts';
 
 /** The one place where errors become HTTP answers. */
@@ -91,6 +93,9 @@ function toAppError(error: FastifyError): AppError {
       return unsupportedMediaType('The request must be multipart/form-data.');
     case 'FST_ERR_VALIDATION':
       return validationError(error.message);
+  }
+  if (isDatabaseUnavailable(error)) {
+    return serviceUnavailable('The database is unavailable; try again shortly.', 5);
   }
   const status = error.statusCode ?? 500;
   if (status === 404) return notFound();
