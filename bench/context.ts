@@ -92,7 +92,10 @@ export async function createBenchContext(
     close: async () => {
       await bare.close();
       await built.app.close();
-      if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
+      // BENCH_KEEP_SCHEMA=1 keeps the seeded schema for EXPLAIN sessions (drop it yourself).
+      if (schema && process.env.BENCH_KEEP_SCHEMA !== '1') {
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
+      } else if (schema) console.error(`kept schema ${schema}`);
       await database.close();
     },
   };

@@ -110,10 +110,16 @@ describe('fuzzing every route from the OpenAPI document', () => {
           }
           if (res.status >= 400) {
             const parsed = type.startsWith('application/problem+json')
-              ? (JSON.parse(text) as { code?: unknown; status?: unknown })
+              ? (JSON.parse(text) as { code?: unknown; status?: unknown; errors?: unknown })
               : undefined;
             if (!parsed || typeof parsed.code !== 'string' || parsed.status !== res.status)
               failures.push(`not a problem document: ${label}`);
+            // Contract §2: a validation failure names its fields.
+            else if (
+              parsed.code === 'validation_error' &&
+              (!Array.isArray(parsed.errors) || parsed.errors.length === 0)
+            )
+              failures.push(`validation_error without errors[]: ${label}`);
           }
         }),
         { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261122) },

@@ -97,7 +97,8 @@ describe('signature (Payment-Signature, contract §10)', () => {
 
   it('answers 400 validation_error for a signed body that is not an event', async () => {
     const body = JSON.stringify({ hello: 'world' });
-    expectProblem(await post(body, signPayload(body, SECRET)), 400, 'validation_error');
+    const problem = expectProblem(await post(body, signPayload(body, SECRET)), 400, 'validation_error');
+    expect(problem.errors).toEqual([{ field: 'body', message: expect.stringMatching(/provider event/) }]);
   });
 });
 

@@ -92,7 +92,9 @@ function toAppError(error: FastifyError): AppError {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return unsupportedMediaType('The request must be multipart/form-data.');
     case 'FST_ERR_VALIDATION':
-      return validationError(error.message);
+      return validationError(error.message, [
+        { field: error.validationContext ?? 'body', message: error.message },
+      ]);
   }
   if (isDatabaseUnavailable(error)) {
     return serviceUnavailable('The database is unavailable; try again shortly.', 5);

@@ -139,6 +139,7 @@ function toPaymentEvent(raw: unknown): PaymentEvent {
   ) {
     throw validationError(
       'The payload is not a provider event: id, type, created and data.object are required.',
+      [{ field: 'body', message: 'not a provider event (id, type, created, data.object)' }],
     );
   }
   return { id: e.id, type: e.type, created: e.created, object: e.data.object as Record<string, unknown> };
