@@ -57,6 +57,12 @@ describe('platform', () => {
       ]),
     );
     expect(res.body.paths['/api/me'].get.security).toEqual([{ bearerAuth: [] }]);
+    // The flyer upload documents its multipart form, though the handler parses it itself.
+    const upload = res.body.paths['/api/admin/stores/{id}/promotions/upload'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema).toMatchObject({
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' } },
+    });
     const ui = await fetch(`${ctx.baseUrl}/api/docs/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toMatch(/swagger/i);

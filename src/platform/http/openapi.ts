@@ -37,6 +37,22 @@ function withProblemResponses<T extends { schema: unknown }>(out: T): T {
   return out;
 }
 
+const MULTIPART_FILE_BODY = {
+  type: 'object',
+  required: ['file'],
+  properties: { file: { type: 'string', format: 'binary', description: 'the uploaded file' } },
+};
+
+/**
+ * Multipart routes parse their body in the handler (streamed, size-limited), so they declare no
+ * body schema to validate; the document still has to show the form they take.
+ */
+function withMultipartBody<T extends { schema: unknown }>(out: T): T {
+  const schema = out.schema as { consumes?: string[]; body?: unknown } | undefined;
+  if (schema?.consumes?.includes('multipart/form-data') && !schema.body) schema.body = MULTIPART_FILE_BODY;
+  return out;
+}
+
 /** The OpenAPI document is generated from the same zod schemas that validate each route. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -54,7 +70,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
-    transform: (input) => withProblemResponses(jsonSchemaTransform(input)),
+    transform: (input) => withMultipartBody(withProblemResponses(jsonSchemaTransform(input))),
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
