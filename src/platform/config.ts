@@ -37,6 +37,7 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: positiveInt.default(60_000),
   CHAT_MODEL: z.string().min(1).optional(),
   RECIPE_MODEL: z.string().min(1).optional(),
+  VISION_MODEL: z.string().min(1).optional(),
   CHAT_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(20).default(5),
   IMAGE_GEN_URL: optionalUrl,
   IMAGE_GEN_TOKEN: z.string().optional(),
@@ -74,6 +75,7 @@ export interface Config {
     timeoutMs: number;
     chatModel: string | undefined;
     recipeModel: string | undefined;
+    visionModel: string | undefined;
     maxToolRounds: number;
   };
   imageGen: { url: string | undefined; token: string | undefined; timeoutMs: number };
@@ -132,6 +134,7 @@ export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.LLM_TIMEOUT_MS,
       chatModel: e.CHAT_MODEL,
       recipeModel: e.RECIPE_MODEL ?? e.CHAT_MODEL,
+      visionModel: e.VISION_MODEL,
       maxToolRounds: e.CHAT_MAX_TOOL_ROUNDS,
     },
     imageGen: { url: e.IMAGE_GEN_URL, token: e.IMAGE_GEN_TOKEN, timeoutMs: e.IMAGE_GEN_TIMEOUT_MS },

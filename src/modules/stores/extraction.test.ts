@@ -6,7 +6,7 @@ import { createLlmProvider } from '../../providers/llm/index.ts';
 import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
 import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
-import { LlmPageOffers } from './extraction/llm-pages.ts';
+import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import { parseLayout, type LayoutItem } from './extraction/layout.ts';
 import { findPrices, findUnit } from './extraction/prices.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
@@ -245,5 +245,64 @@ describe('flyer reader', () => {
     } finally {
       await fake.close();
     }
+  });
+
+  for (const protocol of ['openai', 'anthropic'] as const) {
+    it(`reads an image-only page with a vision model (${protocol} protocol), OCR when it fails`, async () => {
+      const fake = await startFakeLlm(protocol);
+      try {
+        const llm = createLlmProvider({
+          provider: protocol,
+          baseUrl: fake.baseUrl,
+          apiKey: 'k',
+          timeoutMs: 5_000,
+          chatModel: undefined,
+          recipeModel: undefined,
+          visionModel: 'eyes',
+        });
+        expect(llm.isConfigured('vision')).toBe(true);
+        const seeing = new FlyerReader(new UnpdfReader(), ocr, undefined, new VisionPageOffers(llm));
+        const bytes = await imageOnlyFlyer(['WEEKLY SPECIALS', 'COFFEE      $7.99', 'TOMATO SOUP     $1.49']);
+        fake.script({
+          text: JSON.stringify({
+            offers: [
+              { product: 'Coffee', brand: '', original_price: 9.99, discounted_price: 7.99, unit: '' },
+            ],
+          }),
+        });
+        const seen = await extractAll(bytes, seeing);
+        expect(seen.map(shape)).toEqual([
+          { product: 'Coffee', brand: '', original_price: 9.99, discounted_price: 7.99, unit: '' },
+        ]);
+        expect(seen[0]!.confidence).toBeLessThan(0.9);
+        // The page went to the model as a PNG picture in the protocol's own image form.
+        const request = JSON.stringify(fake.requests[0]?.body);
+        expect(fake.requests[0]?.body.model).toBe('eyes');
+        if (protocol === 'openai') expect(request).toContain('"url":"data:image/png;base64,iVBORw0KGgo');
+        else
+          expect(request).toMatch(
+            /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/,
+          );
+
+        fake.script({ status: 500 }, { status: 500 });
+        const read = await extractAll(bytes, seeing);
+        expect(read.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99 });
+      } finally {
+        await fake.close();
+      }
+    });
+  }
+
+  it('a text model is never used for pictures: VISION_MODEL unset means not configured', () => {
+    const llm = createLlmProvider({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: undefined,
+      timeoutMs: 1_000,
+      chatModel: 'text',
+      recipeModel: 'text',
+    });
+    expect(llm.isConfigured('vision')).toBe(false);
+    expect(() => llm.assertConfigured('vision')).toThrow(/VISION_MODEL/);
   });
 });

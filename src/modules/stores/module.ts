@@ -9,7 +9,7 @@ import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { LocalDiskStorage } from '../../providers/storage/local-disk.ts';
 import type { FileStorage } from '../../providers/storage/storage.ts';
 import { FlyerReader, type FlyerSource } from './extraction/flyer-reader.ts';
-import { LlmPageOffers } from './extraction/llm-pages.ts';
+import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import {
   FLYER_QUEUE_POLICY,
   FLYER_RECOVERY_POLICY,
@@ -66,8 +66,11 @@ export function createStoresModule(
   const llmReader = collaborators.llm.isConfigured('recipe')
     ? new LlmPageOffers(collaborators.llm)
     : undefined;
+  const visionReader = collaborators.llm.isConfigured('vision')
+    ? new VisionPageOffers(collaborators.llm)
+    : undefined;
   const ocr = new TesseractEngine();
-  const flyerReader = new FlyerReader(new UnpdfReader(), ocr, llmReader);
+  const flyerReader = new FlyerReader(new UnpdfReader(), ocr, llmReader, visionReader);
 
   const startFlyerWorker: FlyerWorkers = async (options = {}) => {
     const queue = new JobQueue(options.queueDatabase ?? deps.database, {

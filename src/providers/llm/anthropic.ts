@@ -14,7 +14,8 @@ const DEFAULT_MAX_TOKENS = 2048;
 type Block =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | { type: 'tool_result'; tool_use_id: string; content: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
 
 interface WireMessage {
   role: 'user' | 'assistant';
@@ -77,7 +78,11 @@ function toWire(messages: LlmMessage[]): WireMessage[] {
       }
       if (blocks.length) push('assistant', blocks);
     } else {
-      push('user', [{ type: 'text', text: m.content }]);
+      const images: Block[] = (m.images ?? []).map((image) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: image.mediaType, data: image.data },
+      }));
+      push('user', [...images, { type: 'text', text: m.content }]);
     }
   }
   return out;

@@ -74,6 +74,18 @@ function toWire(message: LlmMessage): Record<string, unknown> {
       })),
     };
   }
+  if (message.role === 'user' && message.images?.length) {
+    return {
+      role: 'user',
+      content: [
+        { type: 'text', text: message.content },
+        ...message.images.map((image) => ({
+          type: 'image_url',
+          image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+        })),
+      ],
+    };
+  }
   return { role: message.role, content: message.content };
 }
 

@@ -11,7 +11,20 @@ export interface LlmSettings {
   timeoutMs: number;
   chatModel: string | undefined;
   recipeModel: string | undefined;
+  /** A model that reads images (flyer pages without text); never defaulted from a text model. */
+  visionModel?: string | undefined;
 }
+
+const MODEL_SETTING: Record<LlmPurpose, string> = {
+  chat: 'CHAT_MODEL',
+  recipe: 'RECIPE_MODEL (or CHAT_MODEL)',
+  vision: 'VISION_MODEL',
+};
+const FEATURE: Record<LlmPurpose, string> = {
+  chat: 'The AI assistant',
+  recipe: 'AI generation',
+  vision: 'Reading images with a model',
+};
 
 const OPENAI_BASE = 'https://api.openai.com/v1';
 const ANTHROPIC_BASE = 'https://api.anthropic.com/v1';
@@ -24,10 +37,11 @@ const ANTHROPIC_BASE = 'https://api.anthropic.com/v1';
  */
 export function createLlmProvider(settings: LlmSettings): LlmProvider {
   const wire = wireSettings(settings);
-  const modelFor = (purpose: LlmPurpose) => (purpose === 'chat' ? settings.chatModel : settings.recipeModel);
+  const modelFor = (purpose: LlmPurpose) =>
+    ({ chat: settings.chatModel, recipe: settings.recipeModel, vision: settings.visionModel })[purpose];
 
   const missingSetting = (purpose: LlmPurpose): string | undefined => {
-    if (!modelFor(purpose)) return purpose === 'chat' ? 'CHAT_MODEL' : 'RECIPE_MODEL (or CHAT_MODEL)';
+    if (!modelFor(purpose)) return MODEL_SETTING[purpose];
     if (!wire)
       return settings.provider === 'anthropic' ? 'LLM_API_KEY' : 'LLM_BASE_URL (or LLM_API_KEY for OpenAI)';
     return undefined;
@@ -35,7 +49,7 @@ export function createLlmProvider(settings: LlmSettings): LlmProvider {
 
   const assertConfigured = (purpose: LlmPurpose) => {
     const missing = missingSetting(purpose);
-    if (missing) throw notConfigured(missing, purpose === 'chat' ? 'The AI assistant' : 'AI generation');
+    if (missing) throw notConfigured(missing, FEATURE[purpose]);
   };
 
   return {

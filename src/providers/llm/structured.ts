@@ -4,6 +4,7 @@ import { parseLooseJson } from './json-repair.ts';
 import {
   addUsage,
   emptyUsage,
+  type LlmImage,
   type LlmMessage,
   type LlmProvider,
   type LlmPurpose,
@@ -15,6 +16,8 @@ export interface ObjectRequest<T extends z.ZodType> {
   schema: T;
   system: string;
   prompt: string;
+  /** Pictures shown with the prompt (purpose `vision`). */
+  images?: LlmImage[];
   /**
    * The JSON Schema shown to the model, when the zod schema is more lenient than what the model
    * should aim for (coercions and transforms have no JSON Schema form).
@@ -43,7 +46,9 @@ export async function generateObject<T extends z.ZodType>(
     request.jsonSchema ?? z.toJSONSchema(request.schema, { unrepresentable: 'any' }),
   );
   const system = `${request.system}\n\nReply with one JSON object only, no prose, matching this JSON Schema:\n${jsonSchema}`;
-  const messages: LlmMessage[] = [{ role: 'user', content: request.prompt }];
+  const messages: LlmMessage[] = [
+    { role: 'user', content: request.prompt, ...(request.images?.length ? { images: request.images } : {}) },
+  ];
   let usage = emptyUsage();
   let lastProblem = '';
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -11,8 +11,14 @@ export interface LlmToolCall {
   argumentsError?: string;
 }
 
+/** A picture shown to a vision-capable model with a user message (base64, no data: prefix). */
+export interface LlmImage {
+  mediaType: 'image/png' | 'image/jpeg';
+  data: string;
+}
+
 export type LlmMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: LlmImage[] }
   | { role: 'assistant'; content: string; toolCalls?: LlmToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
@@ -23,8 +29,8 @@ export interface LlmToolSpec {
   parameters: Record<string, unknown>;
 }
 
-/** Which configured model answers: CHAT_MODEL or RECIPE_MODEL. */
-export type LlmPurpose = 'chat' | 'recipe';
+/** Which configured model answers: CHAT_MODEL, RECIPE_MODEL or VISION_MODEL (reads images). */
+export type LlmPurpose = 'chat' | 'recipe' | 'vision';
 
 export interface LlmUsage {
   inputTokens: number;

@@ -13,6 +13,11 @@ export interface PageOffersSource {
   offers(page: PdfPage, document: PdfDocument, pageText: string): Promise<ParsedOffer[]>;
 }
 
+/** Reads the offers of an image-only page from its pictures (a vision-capable model). */
+export interface ImagePageOffersSource {
+  offers(pageNumber: number, pngs: Buffer[]): Promise<ParsedOffer[]>;
+}
+
 /** One open flyer: its pages are extracted one at a time so that progress can be recorded. */
 export interface FlyerRun {
   pageCount: number;
@@ -30,18 +35,27 @@ const MIN_TEXT_LETTERS = 12;
 
 /**
  * Turns flyer PDFs into offers. Each page goes through the optional structured reader first (the
- * LLM, when configured) and falls back to the layout parser when that fails or finds nothing.
+ * LLM, when configured) and falls back to the layout parser when that fails or finds nothing. An
+ * image-only page goes to the vision model when one is configured, else (or when it fails or finds
+ * nothing) through OCR into the same path as a text page.
  * The validity printed once in a header applies to every page; without one, a week from upload.
  */
 export class FlyerReader implements FlyerSource {
   readonly #pdf: PdfReader;
   readonly #ocr: OcrEngine | undefined;
   readonly #structured: PageOffersSource | undefined;
+  readonly #vision: ImagePageOffersSource | undefined;
 
-  constructor(pdf: PdfReader, ocr: OcrEngine | undefined, structured?: PageOffersSource) {
+  constructor(
+    pdf: PdfReader,
+    ocr: OcrEngine | undefined,
+    structured?: PageOffersSource,
+    vision?: ImagePageOffersSource,
+  ) {
     this.#pdf = pdf;
     this.#ocr = ocr;
     this.#structured = structured;
+    this.#vision = vision;
   }
 
   async open(bytes: Uint8Array, uploadedAt: Date): Promise<FlyerRun> {
@@ -53,7 +67,13 @@ export class FlyerReader implements FlyerSource {
     }
     const extractPage = async (number: number): Promise<ExtractedOffer[]> => {
       const page = await document.page(number);
-      const items = isImagePage(page) ? await this.#ocrItems(page, document) : page.items;
+      const imagePage = isImagePage(page);
+      const seen = imagePage ? await this.#visionOffers(page, document) : [];
+      if (seen.length > 0) {
+        const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
+        return seen.map((offer) => ({ ...offer, validUntil }));
+      }
+      const items = imagePage ? await this.#ocrItems(page, document) : page.items;
       const text = items.map((i) => i.text).join(' ');
       printedValidity ??= findValidUntil(text, uploadedAt);
       const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
@@ -75,10 +95,21 @@ export class FlyerReader implements FlyerSource {
     return parseLayout(items);
   }
 
+  async #visionOffers(page: PdfPage, document: PdfDocument): Promise<ParsedOffer[]> {
+    if (!this.#vision) return [];
+    const images = await pictures(page, document);
+    if (images.length === 0) return [];
+    try {
+      return await this.#vision.offers(page.number, images.map(toPng));
+    } catch {
+      return []; // OCR still reads the page
+    }
+  }
+
   /** OCR of the page's embedded raster images, mapped into page coordinates. */
   async #ocrItems(page: PdfPage, document: PdfDocument): Promise<LayoutItem[]> {
     if (!this.#ocr) return [];
-    const images = (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
+    const images = await pictures(page, document);
     const items: LayoutItem[] = [];
     for (const image of images) {
       const words = await this.#ocr.recognize(toPng(image));
@@ -97,6 +128,11 @@ export class FlyerReader implements FlyerSource {
     }
     return items;
   }
+}
+
+/** The page's embedded raster images large enough to carry text (not bullets or logos). */
+async function pictures(page: PdfPage, document: PdfDocument): Promise<RasterImage[]> {
+  return (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
 }
 
 function isImagePage(page: PdfPage): boolean {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { generateObject, type LlmProvider } from '../../../providers/llm/index.ts';
 import type { PdfPage } from '../../../providers/pdf/pdf.ts';
-import type { PageOffersSource } from './flyer-reader.ts';
+import type { ImagePageOffersSource, PageOffersSource } from './flyer-reader.ts';
 import type { ParsedOffer } from './layout.ts';
 import { round2 } from './prices.ts';
 
@@ -46,19 +46,50 @@ export class LlmPageOffers implements PageOffersSource {
       prompt: `Flyer page ${page.number}:\n${lines.slice(0, 12_000)}`,
       temperature: 0,
     });
-    return object.offers.map((o) => {
-      const discounted = round2(o.discounted_price);
-      const original = round2(Math.max(o.original_price ?? discounted, discounted));
-      return {
-        product: o.product.trim(),
-        brand: o.brand.trim(),
-        originalPrice: original,
-        discountedPrice: discounted,
-        unit: o.unit.trim(),
-        confidence: 0.8,
-      };
-    });
+    return toOffers(object, 0.8);
   }
+}
+
+const VISION_SYSTEM = SYSTEM.replace('from the text of one page', 'from the pictures of one page');
+
+/**
+ * Image-only pages (scans) read by a vision-capable model (VISION_MODEL): the page's pictures go in
+ * as PNG, the same schema-validated offers come out. The reader falls back to OCR when it fails.
+ */
+export class VisionPageOffers implements ImagePageOffersSource {
+  readonly #llm: LlmProvider;
+
+  constructor(llm: LlmProvider) {
+    this.#llm = llm;
+  }
+
+  async offers(pageNumber: number, pngs: Buffer[]): Promise<ParsedOffer[]> {
+    const { object } = await generateObject(this.#llm, {
+      purpose: 'vision',
+      schema: OfferList,
+      system: VISION_SYSTEM,
+      prompt: `Flyer page ${pageNumber}, as ${pngs.length === 1 ? 'a picture' : `${pngs.length} pictures`}.`,
+      images: pngs.map((png) => ({ mediaType: 'image/png', data: png.toString('base64') })),
+      temperature: 0,
+    });
+    // Read from pixels: as uncertain as OCR, more than a text layer.
+    return toOffers(object, 0.7);
+  }
+}
+
+function toOffers(list: z.infer<typeof OfferList>, confidence: number): ParsedOffer[] {
+  return list.offers.map((o) => {
+    const discounted = round2(o.discounted_price);
+    const original = round2(Math.max(o.original_price ?? discounted, discounted));
+    return {
+      product: o.product.trim(),
+      brand: o.brand.trim(),
+      originalPrice: original,
+      discountedPrice: discounted,
+      unit: o.unit.trim(),
+      confidence,
+    };
+  });
 }
 
 function layoutText(page: PdfPage): string {
