@@ -164,6 +164,33 @@ export async function imageOnlyFlyer(lines: string[]): Promise<Uint8Array> {
   return pdf.save();
 }
 
+/**
+ * A page whose text is only vector outlines (as when a designer converts fonts to paths): no text
+ * layer and no embedded image; the same lettering as `imageOnlyFlyer`, drawn as filled squares.
+ */
+export async function vectorOnlyFlyer(lines: string[]): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage(A4);
+  const dot = 2.4; // points per font dot: ~17 pt tall capitals
+  lines.forEach((line, row) => {
+    [...line.toUpperCase()].forEach((char, col) => {
+      GLYPHS[char]?.forEach((bits, gy) => {
+        [...bits].forEach((bit, gx) => {
+          if (bit !== '#') return;
+          page.drawRectangle({
+            x: 40 + (col * 6 + gx) * dot,
+            y: A4[1] - 60 - (row * 12 + gy + 1) * dot,
+            width: dot,
+            height: dot,
+            color: rgb(0, 0, 0),
+          });
+        });
+      });
+    });
+  });
+  return pdf.save();
+}
+
 /*
  * A 5×7 bitmap font (rows top to bottom, '#' = ink) for the characters the image page uses, so
  * that a raster page can be produced without a canvas package.

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { imageOnlyFlyer, rowFlyer, tileFlyer, type ExpectedOffer } from '../../../test/support/flyers.ts';
+import {
+  imageOnlyFlyer,
+  rowFlyer,
+  tileFlyer,
+  vectorOnlyFlyer,
+  type ExpectedOffer,
+} from '../../../test/support/flyers.ts';
 import { startFakeLlm } from '../../../test/support/llm-fakes.ts';
 import { createLlmProvider } from '../../providers/llm/index.ts';
 import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
@@ -198,6 +204,13 @@ describe('flyer reader', () => {
     expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
     // OCR output is less certain than a text layer.
     expect(coffee!.confidence).toBeLessThan(0.9);
+  });
+
+  it('reads a page whose text is only vector outlines by drawing it and running OCR', async () => {
+    const bytes = await vectorOnlyFlyer(['WEEKLY SPECIALS', 'COFFEE      $7.99', 'TOMATO SOUP     $1.49']);
+    const offers = await extractAll(bytes);
+    expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });
+    expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
   });
 
   it('uses the configured model when it answers, and falls back to the parser when it fails', async () => {

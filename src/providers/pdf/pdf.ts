@@ -18,6 +18,13 @@ export interface RasterImage {
   data: Uint8ClampedArray;
 }
 
+/** A whole page drawn to pixels (for pages whose text is vector outlines, neither text nor image). */
+export interface RenderedPage {
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
 export interface PdfPage {
   number: number;
   width: number;
@@ -29,6 +36,8 @@ export interface PdfDocument {
   pageCount: number;
   page(number: number): Promise<PdfPage>;
   images(number: number): Promise<RasterImage[]>;
+  /** The page drawn at `scale` (1 = one pixel per PDF point). */
+  render(number: number, scale: number): Promise<RenderedPage>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { extractImages, getDocumentProxy } from 'unpdf';
+import { extractImages, getDocumentProxy, renderPageAsImage } from 'unpdf';
 import {
   InvalidPdfError,
   type PdfDocument,
@@ -6,6 +6,7 @@ import {
   type PdfReader,
   type PdfTextItem,
   type RasterImage,
+  type RenderedPage,
 } from './pdf.ts';
 
 type DocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -24,6 +25,7 @@ export class UnpdfReader implements PdfReader {
       pageCount: proxy.numPages,
       page: (number) => readPage(proxy, number),
       images: (number) => readImages(proxy, number),
+      render: (number, scale) => renderPage(proxy, number, scale),
       close: () => proxy.loadingTask.destroy(),
     };
   }
@@ -60,4 +62,13 @@ async function readImages(proxy: DocumentProxy, number: number): Promise<RasterI
     channels: image.channels,
     data: image.data,
   }));
+}
+
+/** pdf.js drawing on @napi-rs/canvas (prebuilt, no system libraries). */
+async function renderPage(proxy: DocumentProxy, number: number, scale: number): Promise<RenderedPage> {
+  const png = Buffer.from(
+    await renderPageAsImage(proxy, number, { canvasImport: () => import('@napi-rs/canvas'), scale }),
+  );
+  // PNG IHDR: width and height are the big-endian words at bytes 16 and 20.
+  return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }

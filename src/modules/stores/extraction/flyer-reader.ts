@@ -100,7 +100,10 @@ export class FlyerReader implements FlyerSource {
     const images = await pictures(page, document);
     if (images.length === 0) return [];
     try {
-      return await this.#vision.offers(page.number, images.map(toPng));
+      return await this.#vision.offers(
+        page.number,
+        images.map((i) => i.png),
+      );
     } catch {
       return []; // OCR still reads the page
     }
@@ -112,7 +115,7 @@ export class FlyerReader implements FlyerSource {
     const images = await pictures(page, document);
     const items: LayoutItem[] = [];
     for (const image of images) {
-      const words = await this.#ocr.recognize(toPng(image));
+      const words = await this.#ocr.recognize(image.png);
       // The image is assumed to span the page's width (a scanned page); its words keep their layout.
       const scale = page.width / image.width;
       for (const word of words) {
@@ -130,9 +133,27 @@ export class FlyerReader implements FlyerSource {
   }
 }
 
-/** The page's embedded raster images large enough to carry text (not bullets or logos). */
-async function pictures(page: PdfPage, document: PdfDocument): Promise<RasterImage[]> {
-  return (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
+interface PagePicture {
+  png: Buffer;
+  width: number;
+}
+
+/** Pixels per PDF point when a page is drawn: ~216 dpi, enough for OCR of flyer print. */
+const RENDER_SCALE = 3;
+
+/**
+ * What a page without a text layer shows: its embedded raster images large enough to carry text
+ * (a scan), or, when it embeds none, the page itself drawn to pixels (text as vector outlines).
+ */
+async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePicture[]> {
+  const embedded = (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
+  if (embedded.length > 0) return embedded.map((image) => ({ png: toPng(image), width: image.width }));
+  try {
+    const drawn = await document.render(page.number, RENDER_SCALE);
+    return [{ png: drawn.png, width: drawn.width }];
+  } catch {
+    return []; // a page pdf.js cannot draw yields no offers rather than failing the flyer
+  }
 }
 
 function isImagePage(page: PdfPage): boolean {
