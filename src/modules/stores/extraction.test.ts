@@ -125,6 +125,14 @@ describe('validity', () => {
     ['Prices valid until 10/17', '2030-10-17'],
     ['valid 10/12 - 10/19/2031', '2031-10-19'],
     ['valid through Oct 21, 2030', '2030-10-21'],
+    ['WEEKLY SPECIALS COFFEE $7.99 valid until 10/17', '2030-10-17'],
+    ['Offers valid Oct 12 - Oct 18', '2030-10-18'],
+    ['Prices valid 12.10.-19.10.2030', '2030-10-19'],
+    ['Gültig von Montag 12.10. bis Samstag 17.10.', '2030-10-17'],
+    ['valid until 17 October', '2030-10-17'],
+    ['Angebote gültig bis 24. Okt. 2030', '2030-10-24'],
+    ['Sale ends 10/17 | Store hours 8.30 - 20.00', '2030-10-17'],
+    ['Öffnungszeiten Mo bis Sa 8 - 20 Uhr, gültig bis 31.10.', '2030-10-31'],
   ])('%s → %s', (text, date) => {
     expect(findValidUntil(text, uploadedAt)).toBe(date);
   });

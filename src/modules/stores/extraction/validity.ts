@@ -1,32 +1,90 @@
 /**
  * The validity range a flyer prints once ("gültig vom 12.10. bis 17.10.2020", "Angebote gültig
- * bis 17.10.", "valid until 10/17", "valid 10/12 - 10/17/2026", "valid through Oct 17"): the end
+ * bis 17.10.", "valid until 10/17", "valid 10/12 - 10/17/2026", "valid through Oct 17", "sale
+ * ends 10/17", "valid until 17 October"), wherever it stands on its line: the end
  * date applies to every offer of the flyer. A date without a year takes the upload's year, or the
  * next one when that would put it more than 60 days before the upload.
  */
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const GERMAN_MONTHS: Record<string, number> = { mär: 3, mai: 5, okt: 10, dez: 12 };
+/** English and German month names by their first three letters. */
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  mär: 3,
+  apr: 4,
+  may: 5,
+  mai: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  okt: 10,
+  nov: 11,
+  dec: 12,
+  dez: 12,
+};
+const MONTH_NAME = '(jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])[a-zä]*\\.?';
 
-const DE_RANGE =
-  /g[üu]ltig\s+(?:vom\s+|von\s+|ab\s+)?(?:\d{1,2}\.\d{1,2}\.?(?:\d{2,4})?\s*(?:bis(?:\s+(?:zum|einschließlich))?|-|–)\s*)?(?:bis(?:\s+zum)?\s+)?(?:\p{L}+,?\s+)?(\d{1,2})\.(\d{1,2})\.?(\d{4}|\d{2})?/iu;
-const EN_NUMERIC =
-  /valid\s+(?:from\s+)?(?:\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\s*(?:-|–|to|through|thru|until)\s*|(?:until|through|thru|till|to|ends?)\s+)(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?/i;
-const EN_WORDS =
-  /valid\s+(?:until|through|thru|till|to)\s+([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?/i;
+/** Words that open a validity statement; the dates in the few words after one are its range. */
+const KEYWORD = /g[üu]ltig|gelten|valid|sale ends|offers? end|ends|until|through|thru|\bbis\b/giu;
+const WINDOW = 60;
 
+/** The date forms flyers print, each with the positions of day, month (number or name) and year. */
+const DATE_FORMS: Array<{ re: RegExp; day: number; month: number; year: number; named: boolean }> = [
+  // 17.10.  17.10.2030  17.10.30  (not a price: no digit may follow)
+  { re: /\b(\d{1,2})\.(\d{1,2})(?:\.(\d{4}|\d{2})?)?(?![\d,])/g, day: 1, month: 2, year: 3, named: false },
+  // 10/17  10/17/2030
+  { re: /\b(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?!\d)/g, day: 2, month: 1, year: 3, named: false },
+  // Oct 17, 2030
+  {
+    re: new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'giu'),
+    day: 2,
+    month: 1,
+    year: 3,
+    named: true,
+  },
+  // 17 October 2030, 17. Oktober
+  {
+    re: new RegExp(`\\b(\\d{1,2})\\.?\\s+${MONTH_NAME}(?:\\s+(\\d{4}))?`, 'giu'),
+    day: 1,
+    month: 2,
+    year: 3,
+    named: true,
+  },
+];
+
+/**
+ * The end of the first validity statement in the text: after a keyword ("gültig", "valid",
+ * "sale ends", "bis", …), the last date within a few words ("vom 12.10. bis 17.10." ends on the
+ * 17th).
+ */
 export function findValidUntil(text: string, uploadedAt: Date): string | undefined {
   const flat = text.replace(/\s+/g, ' ');
-  const de = DE_RANGE.exec(flat);
-  if (de) return toDate(Number(de[1]), Number(de[2]), de[3], uploadedAt);
-  const en = EN_NUMERIC.exec(flat);
-  if (en) return toDate(Number(en[2]), Number(en[1]), en[3], uploadedAt);
-  const words = EN_WORDS.exec(flat);
-  if (words) {
-    const key = words[1]!.toLowerCase();
-    const month = MONTHS.indexOf(key) + 1 || GERMAN_MONTHS[key] || 0;
-    if (month) return toDate(Number(words[2]), month, words[3], uploadedAt);
+  for (const keyword of flat.matchAll(KEYWORD)) {
+    const window = flat.slice(keyword.index, keyword.index + keyword[0].length + WINDOW);
+    const last = datesIn(window, uploadedAt)
+      .sort((a, b) => a.at - b.at)
+      .at(-1);
+    if (last) return last.date;
   }
   return undefined;
+}
+
+function datesIn(window: string, uploadedAt: Date): Array<{ at: number; date: string }> {
+  const found: Array<{ at: number; date: string }> = [];
+  for (const form of DATE_FORMS) {
+    for (const m of window.matchAll(form.re)) {
+      const month = form.named ? monthNumber(m[form.month]!) : Number(m[form.month]);
+      const date = month ? toDate(Number(m[form.day]), month, m[form.year], uploadedAt) : undefined;
+      if (date) found.push({ at: m.index + m[0].length, date });
+    }
+  }
+  return found;
+}
+
+function monthNumber(name: string): number {
+  return MONTHS[name.toLowerCase().slice(0, 3)] ?? 0;
 }
 
 /** A week from the upload: the default when the flyer prints no validity. */
