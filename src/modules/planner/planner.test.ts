@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
 import { client, expectProblem, type Api } from '../../../test/support/http.ts';
@@ -10,6 +10,7 @@ import { checkWeeks, profileArb } from '../../../test/support/planner.ts';
 import { createRecipe, seedCatalogForTest } from '../../../test/support/recipes.ts';
 import { violatesProfile } from '../ingredients/diet.ts';
 import { candidateWeeks } from './planner.ts';
+import { POOL_PER_MEAL_TYPE, POOL_PER_SOURCE } from './service.ts';
 
 /** POST /api/meal-plans/generate over the real starter catalog, with and without a model. */
 let ctx: TestApp;
@@ -137,6 +138,36 @@ describe('POST /api/meal-plans/generate', () => {
     expect(res.body.slots.every((s: any) => s.meal_type === 'dinner' && s.servings === 2)).toBe(true);
     // The chicken expires on Tuesday: the planner puts it on Monday.
     expect(res.body.slots.find((s: any) => s.recipe_id === withChicken.id).day).toBe(0);
+  });
+
+  it('scores a bounded pool that the catalog query already filtered by diet, allergies and limits', async () => {
+    const { recipes } = ctx.services;
+    const whole = vi.spyOn(recipes, 'listCandidates');
+    const pool = vi.spyOn(recipes, 'listCandidatePool');
+    try {
+      const res = await generate(pro.token, {
+        week_start: mondayIn(6),
+        preferences: { max_prep_time: 50, avoid_repeated: true },
+      });
+      expect(res.status).toBe(201);
+      expect(whole).not.toHaveBeenCalled();
+      expect(pool).toHaveBeenCalledTimes(1);
+      const [, filter, request] = pool.mock.calls[0]!;
+      expect(filter).toMatchObject({ maxTotalTime: 50, fits: ['vegetarian'] });
+      expect([...filter.withoutAllergens!].sort()).toEqual(['dairy', 'nuts', 'peanuts', 'tree_nuts']);
+      expect(request).toMatchObject({ perMealType: POOL_PER_MEAL_TYPE, perSource: POOL_PER_SOURCE });
+      const served = await pool.mock.results[0]!.value;
+      expect(served.length).toBeGreaterThan(0);
+      for (const recipe of served) {
+        expect(
+          violatesProfile(recipe, { allergies: ['nuts', 'dairy'], dietaryRestrictions: ['vegetarian'] }),
+        ).toEqual([]);
+        expect(recipe.prepTime + recipe.cookTime).toBeLessThanOrEqual(50);
+      }
+    } finally {
+      whole.mockRestore();
+      pool.mockRestore();
+    }
   });
 
   it('422 no_matching_recipes when nothing fits at all', async () => {

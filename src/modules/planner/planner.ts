@@ -81,7 +81,8 @@ export function planWeek(input: PlannerInput, weights: Weights = WEIGHTS): Plann
         const terms = {
           taste: candidate.taste,
           health: candidate.health.get(mealType)!,
-          pantry: pantryScore(candidate.recipe, day, pantry, pantryUses),
+          // Without stock every recipe scores 0: skip the per-candidate work.
+          pantry: pantry.size ? pantryScore(candidate.recipe, day, pantry, pantryUses) : 0,
           variety: varietyScore(candidate.recipe, ctx),
         };
         const steer = combine(terms, weights);

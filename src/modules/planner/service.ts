@@ -5,9 +5,10 @@ import type { LlmUsageService } from '../chat/usage.ts';
 import type { MealPlansService, PlanDetail } from '../meal-plans/service.ts';
 import { isMonday } from '../meal-plans/week.ts';
 import type { PantryAccess } from '../pantry/contract.ts';
-import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
+import { allergensExcludedBy } from '../ingredients/diet.ts';
+import type { RecipeCatalog, RecipeForUse, Viewer } from '../recipes/contract.ts';
 import type { TasteWeights } from './objective.ts';
-import { candidateWeeks } from './planner.ts';
+import { candidateWeeks, DAYS, PLANNED_MEALS } from './planner.ts';
 import { rerankWeeks } from './rerank.ts';
 
 export interface GenerateInput {
@@ -17,6 +18,17 @@ export interface GenerateInput {
   avoidRepeated: boolean;
   replace: boolean;
 }
+
+/**
+ * The planner scores a bounded pool, not the catalog: per meal type a few hundred recipes that
+ * already pass every hard constraint in SQL, plus smaller draws of the user's own recipes, liked
+ * cuisines and expiring pantry stock. Far more than the 21 slots need, so whenever the catalog
+ * could fill a slot the pool can too (it holds every candidate when fewer exist).
+ */
+export const POOL_PER_MEAL_TYPE = 200;
+export const POOL_PER_SOURCE = 50;
+/** Liked cuisines drawn on their own: the top few above neutral. */
+const FAVOURED_CUISINES = 3;
 
 export interface PlannerDeps {
   profiles: { getProfile(userId: string): Promise<UserProfile> };
@@ -29,9 +41,10 @@ export interface PlannerDeps {
 }
 
 /**
- * POST /api/meal-plans/generate (contract §6): the deterministic planner (planner.ts) over every
- * recipe the user may see, optionally reranked by the model among valid weeks, written with
- * MealPlansService.replacePlan (409 unless replace, atomically).
+ * POST /api/meal-plans/generate (contract §6): the deterministic planner (planner.ts) over a pool
+ * of the recipes the user may see (POOL_PER_MEAL_TYPE; the same pool for one user and week),
+ * optionally reranked by the model among valid weeks, written with MealPlansService.replacePlan
+ * (409 unless replace, atomically).
  */
 export class PlannerService {
   readonly #deps: PlannerDeps;
@@ -41,32 +54,30 @@ export class PlannerService {
 
   async generate(viewer: Viewer, input: GenerateInput): Promise<PlanDetail> {
     if (!isMonday(input.weekStart)) throw invalidField('week_start', 'must be a Monday');
-    const { profiles, preferences, recipes, pantry, mealPlans } = this.#deps;
+    const { profiles, preferences, pantry, mealPlans } = this.#deps;
     if (!input.replace && (await mealPlans.getPlanForWeek(viewer.id, input.weekStart))) {
       throw conflict(
         `A meal plan for the week of ${input.weekStart} already exists; set replace to overwrite it.`,
       );
     }
     const cuisines = input.cuisines?.map((c) => c.trim().toLowerCase()).filter(Boolean);
-    const [profile, taste, stock, candidates] = await Promise.all([
+    const [profile, taste, stock] = await Promise.all([
       profiles.getProfile(viewer.id),
       preferences.get(viewer.id),
       pantry.list(viewer.id),
-      recipes.listCandidates(viewer, {
-        ...(input.maxPrepTime !== undefined ? { maxTotalTime: input.maxPrepTime } : {}),
-        ...(cuisines?.length ? { cuisines } : {}),
-      }),
     ]);
+    const pantrySignals = stock.map((s) => ({
+      ingredientId: s.ingredientId,
+      expiresOnDay: s.expiryDate ? daysBetween(input.weekStart, s.expiryDate) : null,
+    }));
+    const candidates = await this.#pool(viewer, input, { profile, taste, cuisines, pantrySignals });
     const weeks = candidateWeeks({
       recipes: candidates,
       diet: profile,
       healthGoals: profile.healthGoals,
       constraints: { maxPrepTime: input.maxPrepTime, cuisines, avoidRepeated: input.avoidRepeated },
       taste,
-      pantry: stock.map((s) => ({
-        ingredientId: s.ingredientId,
-        expiresOnDay: s.expiryDate ? daysBetween(input.weekStart, s.expiryDate) : null,
-      })),
+      pantry: pantrySignals,
     });
     if (!weeks[0] || weeks[0].slots.length === 0) {
       throw noMatchingRecipes(
@@ -87,6 +98,53 @@ export class PlannerService {
       { replace: input.replace },
     );
   }
+
+  /**
+   * Every hard constraint the catalog query can check goes into it (the planner checks them all
+   * again, so a missed one costs only pool space, never safety).
+   */
+  #pool(
+    viewer: Viewer,
+    input: GenerateInput,
+    user: {
+      profile: UserProfile;
+      taste: TasteWeights;
+      cuisines: string[] | undefined;
+      pantrySignals: { ingredientId: number; expiresOnDay: number | null }[];
+    },
+  ): Promise<RecipeForUse[]> {
+    const { profile, taste, cuisines, pantrySignals } = user;
+    const expiring = pantrySignals
+      .filter((p) => p.expiresOnDay !== null && p.expiresOnDay >= 0 && p.expiresOnDay < DAYS)
+      .map((p) => p.ingredientId);
+    return this.#deps.recipes.listCandidatePool(
+      viewer,
+      {
+        ...(input.maxPrepTime !== undefined ? { maxTotalTime: input.maxPrepTime } : {}),
+        ...(cuisines?.length ? { cuisines } : {}),
+        fits: profile.dietaryRestrictions,
+        withoutAllergens: [...new Set(profile.allergies.flatMap((a) => allergensExcludedBy(a)))],
+      },
+      {
+        mealTypes: PLANNED_MEALS,
+        perMealType: POOL_PER_MEAL_TYPE,
+        perSource: POOL_PER_SOURCE,
+        // One user's plan for one week is reproducible; other weeks rotate through the catalog.
+        seed: `${viewer.id}:${input.weekStart}`,
+        favourCuisines: favouredCuisines(taste),
+        usingIngredients: [...new Set(expiring)],
+      },
+    );
+  }
+}
+
+/** The user's best-liked cuisines (weight above neutral), most liked first. */
+function favouredCuisines(taste: TasteWeights): string[] {
+  return Object.entries(taste.cuisine_weights)
+    .filter(([, weight]) => weight > 0.5)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, FAVOURED_CUISINES)
+    .map(([cuisine]) => cuisine.toLowerCase());
 }
 
 function daysBetween(from: string, to: string): number {

@@ -63,6 +63,24 @@ export interface RecipeCandidateFilter {
   withoutAllergens?: string[];
 }
 
+/**
+ * A bounded sample of the candidates, for planners over a large catalog. Each meal type gets its own
+ * draws, every draw walks the recipe ids from a point chosen by `seed` (wrapping around), so the
+ * pool is stable for one seed, differs between seeds, and holds every candidate when there are few.
+ */
+export interface CandidatePoolRequest {
+  mealTypes: MealType[];
+  /** Recipes per meal type drawn from the whole (filtered) catalog. */
+  perMealType: number;
+  /** Recipes per meal type in each extra draw: the viewer's own, liked cuisines, given ingredients. */
+  perSource: number;
+  seed: string;
+  /** Lower-case cuisines the user likes: drawn from on their own, so they are in the pool. */
+  favourCuisines?: string[];
+  /** Ingredient ids (e.g. pantry stock to use up): recipes using any of them are drawn on their own. */
+  usingIngredients?: number[];
+}
+
 export interface RecipeSearchQuery {
   q?: string;
   cuisine?: string;
@@ -99,6 +117,15 @@ export interface RecipeCatalog {
   ): Promise<Map<string, RecipeForUse>>;
   /** Every recipe visible to the viewer that passes the filter (for planners; may be large). */
   listCandidates(viewer: Viewer, filter: RecipeCandidateFilter): Promise<RecipeForUse[]>;
+  /**
+   * The candidates that pass the filter, at most `perMealType + 3 · perSource` per meal type
+   * (CandidatePoolRequest): what a planner needs when the catalog is too large to score whole.
+   */
+  listCandidatePool(
+    viewer: Viewer,
+    filter: RecipeCandidateFilter,
+    pool: CandidatePoolRequest,
+  ): Promise<RecipeForUse[]>;
   /** The same search as GET /api/recipes. */
   search(
     query: RecipeSearchQuery,

@@ -415,6 +415,53 @@ describe('RecipeCatalog for other modules', () => {
     expect(await ids({ withoutAllergens: ['nuts', 'peanuts', 'tree_nuts', 'eggs'] })).toEqual([vegan.id]);
   });
 
+  it('listCandidatePool: bounded draws from a seeded rotation, own recipes and given ingredients always drawn, filtered in SQL', async () => {
+    const cook = await createUser(ctx, { tier: 'pro' });
+    const viewer = { id: cook.user.id, isAdmin: false };
+    const breakfast = { cuisine: 'pooltown', meal_types: ['breakfast' as const] };
+    const own = await Promise.all(
+      [1, 2, 3].map((i) => createRecipe(ctx, cook, { ...breakfast, title: `Own pool ${i}` })),
+    );
+    const shared = [];
+    for (let i = 0; i < 9; i++)
+      shared.push(await createRecipe(ctx, null, { ...breakfast, title: `Pool ${i}` }));
+    const eggy = await createRecipe(ctx, null, {
+      ...breakfast,
+      title: 'Pool eggs',
+      ingredients: [{ name: 'egg', quantity: 2, unit: 'piece' }],
+    });
+    const all = [...own, ...shared, eggy].map((r) => r.id).sort();
+    const pool = async (request: object, filter: object = {}) =>
+      (
+        await ctx.services.recipes.listCandidatePool(
+          viewer,
+          { cuisines: ['pooltown'], ...filter },
+          { mealTypes: ['breakfast'], perMealType: 4, perSource: 0, seed: 'a', ...request },
+        )
+      )
+        .map((r) => r.id)
+        .sort();
+
+    expect(await pool({})).toHaveLength(4);
+    expect(await pool({})).toEqual(await pool({}));
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) for (const id of await pool({ seed: `seed ${i}` })) seen.add(id);
+    expect([...seen].sort()).toEqual(all);
+    expect(await pool({ perMealType: 100 })).toEqual(all);
+    expect(await pool({ mealTypes: ['dinner'], perMealType: 100 })).toEqual([]);
+
+    const withOwn = await pool({ perSource: 3 });
+    expect(withOwn.length).toBeLessThanOrEqual(7);
+    expect(withOwn).toEqual(expect.arrayContaining(own.map((r) => r.id)));
+    const egg = (await ctx.services.ingredients.resolveName('egg'))!.id;
+    expect(await pool({ perMealType: 0, perSource: 1, usingIngredients: [egg] })).toContain(eggy.id);
+
+    expect(await pool({ perMealType: 100 }, { withoutAllergens: ['eggs'] })).toEqual(
+      all.filter((id) => id !== eggy.id),
+    );
+    expect(await pool({ perMealType: 100 }, { maxTotalTime: 5 })).toEqual([]);
+  });
+
   it('attachImage puts a hero first and appends steps, for the owner or an admin only', async () => {
     const recipe = await createRecipe(ctx, pro, { is_public: true });
     const owner = { id: pro.user.id, isAdmin: false };

@@ -48,6 +48,15 @@ export interface RecipeFilter {
   withoutAllergens?: readonly string[] | undefined;
 }
 
+/** One bounded draw of planner candidates for a meal type, optionally narrowed to a source. */
+export interface PoolDraw {
+  mealType: MealType;
+  size: number;
+  ownerId?: string | undefined;
+  cuisines?: readonly string[] | undefined;
+  ingredientIds?: readonly number[] | undefined;
+}
+
 export interface SummaryRow {
   id: string;
   title: string;
@@ -107,6 +116,23 @@ const RECIPE_COLUMNS = [
   'r.created_at',
   'r.updated_at',
 ] as const;
+
+type LineTuple = [ingredientId: number, quantity: number, unit: string];
+
+/** A recipe's ingredient lines as one JSON column: one row per recipe instead of one per line. */
+const LINE_TUPLES = sql<LineTuple[]>`coalesce((
+  select json_agg(json_build_array(ri.ingredient_id, ri.quantity, ri.unit) order by ri.position)
+  from recipe_ingredients ri where ri.recipe_id = r.id), '[]'::json)`.as('line_tuples');
+
+function linesFromTuples(recipeId: string, tuples: readonly LineTuple[]): RecipeIngredientRow[] {
+  return tuples.map(([ingredientId, quantity, unit], index) => ({
+    recipe_id: recipeId,
+    position: index + 1,
+    ingredient_id: ingredientId,
+    quantity,
+    unit,
+  }));
+}
 
 /** 6 parameters a line, 20 a recipe: far below PostgreSQL's 65,535-parameter limit. */
 const LINE_BATCH = 2000;
@@ -181,26 +207,13 @@ export class RecipesRepository {
   ): Promise<(DetailRow & { lines: RecipeIngredientRow[] }) | undefined> {
     const row = await this.#db
       .selectFrom('recipes as r')
-      .select((eb) => [
-        ...RECIPE_COLUMNS,
-        isFavourite(eb, viewer),
-        sql<[number, number, string][]>`coalesce((
-          select json_agg(json_build_array(ri.ingredient_id, ri.quantity, ri.unit) order by ri.position)
-          from recipe_ingredients ri where ri.recipe_id = r.id), '[]'::json)`.as('line_tuples'),
-      ])
+      .select((eb) => [...RECIPE_COLUMNS, isFavourite(eb, viewer), LINE_TUPLES])
       .where('r.id', '=', id)
       .where((eb) => visibleTo(eb, viewer))
       .executeTakeFirst();
     if (!row) return undefined;
     const { line_tuples: tuples, ...rest } = row;
-    const lines = tuples.map(([ingredientId, quantity, unit], index) => ({
-      recipe_id: row.id,
-      position: index + 1,
-      ingredient_id: ingredientId,
-      quantity,
-      unit,
-    }));
-    return { ...rest, lines };
+    return { ...rest, lines: linesFromTuples(row.id, tuples) };
   }
 
   findManyVisible(ids: readonly string[], viewer: Viewer | undefined): Promise<StoredRecipe[]> {
@@ -246,12 +259,51 @@ export class RecipesRepository {
   }
 
   /**
+   * The union of bounded draws (candidatePool in service.ts): each one the first `size` matching
+   * ids at or after `pivot`, wrapping around to the start, so it reads `size` rows in id order from
+   * the planner pool index, not the whole catalog. The rows and their lines come in the same query.
+   */
+  async candidatePool(
+    viewer: Viewer,
+    filter: RecipeFilter,
+    draws: readonly PoolDraw[],
+    pivot: string,
+  ): Promise<{ recipes: StoredRecipe[]; lines: RecipeIngredientRow[] }> {
+    if (draws.length === 0) return { recipes: [], lines: [] };
+    const ids = sql.join(
+      draws.map((d) => this.#draw(viewer, filter, d, pivot)),
+      sql` union `,
+    );
+    const rows = await this.#db
+      .selectFrom('recipes as r')
+      .select([...RECIPE_COLUMNS, LINE_TUPLES])
+      .where(sql<SqlBool>`r.id in (${ids})`)
+      .orderBy('r.id')
+      .execute();
+    const recipes = rows.map(({ line_tuples: _lines, ...recipe }) => recipe);
+    return { recipes, lines: rows.flatMap((r) => linesFromTuples(r.id, r.line_tuples)) };
+  }
+
+  #draw(viewer: Viewer, filter: RecipeFilter, draw: PoolDraw, pivot: string) {
+    const side = (after: boolean) =>
+      this.#db
+        .selectFrom('recipes as r')
+        .select(['r.id', sql.lit(after ? 0 : 1).as('part')])
+        .where((eb) => visibleTo(eb, viewer, false))
+        .where((eb) => this.#filter(eb, { ...filter, mealType: draw.mealType }))
+        .where((eb) => narrowDraw(eb, draw))
+        .where('r.id', after ? '>=' : '<', pivot)
+        .orderBy('r.id')
+        .limit(draw.size);
+    return sql`(select d.id from (${side(true)} union all ${side(false)}) d order by d.part, d.id limit ${draw.size})`;
+  }
+
+  /**
    * GET /api/recipes, first half: which recipes, in which order, and how many. Only ids travel
    * through the ranking and sorting, so no wide row is carried past the filter. With `q` the
-   * order is ts_rank over the weighted tsvector (GIN index); otherwise the title. Whenever
-   * something filters, every match is visited anyway and the total comes from `count(*) over ()`
-   * in the same pass; an unfiltered page walks the title index and stops after `limit` rows, and a
-   * separate count runs only when the page is full (or past the end).
+   * order is ts_rank over the weighted tsvector (GIN index) and the total comes from the same
+   * pass; otherwise the order is the title, and a separate count (index-only where the filter
+   * index covers it) runs only when the page is full or past the end.
    */
   async searchIds(
     filter: RecipeFilter,
@@ -260,7 +312,6 @@ export class RecipesRepository {
   ): Promise<{ ids: string[]; total: number }> {
     const tsText = filter.q ? tsQueryText(filter.q) : undefined;
     const query = tsText ? sql`to_tsquery('english', ${tsText})` : undefined;
-    const filtered = query !== undefined || hasFilter(filter);
     const base = this.#db
       .selectFrom('recipes as r')
       .where((eb) => visibleTo(eb, viewer))
@@ -270,16 +321,31 @@ export class RecipesRepository {
       Number(
         (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total,
       );
-    let pageQuery = base
-      .select(['r.id', (filtered ? sql<number>`count(*) over ()` : sql<number>`0`).as('full_count')])
+    if (query) {
+      // Ranking visits every match anyway: the total comes from the same pass.
+      const rows = await base
+        .select(['r.id', sql<number>`count(*) over ()`.as('full_count')])
+        .orderBy(sql`ts_rank(r.search, ${query})`, 'desc')
+        .orderBy('r.title')
+        .orderBy('r.id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      const first = rows[0];
+      // A page past the end has no row to carry the count.
+      return { ids: rows.map((r) => r.id), total: first ? Number(first.full_count) : await countAll() };
+    }
+    // In title order a page stops after `limit` matches (or is an index-only scan of the filter
+    // index); a window count here would make PostgreSQL walk every match in title order instead.
+    const rows = await base
+      .select('r.id')
+      .orderBy('r.title')
+      .orderBy('r.id')
       .limit(page.limit)
-      .offset(page.offset);
-    if (query) pageQuery = pageQuery.orderBy(sql`ts_rank(r.search, ${query})`, 'desc');
-    const rows = await pageQuery.orderBy('r.title').orderBy('r.id').execute();
+      .offset(page.offset)
+      .execute();
     const ids = rows.map((r) => r.id);
-    const first = rows[0];
-    // A page past the end has no row to carry the count.
-    const total = filtered && first ? Number(first.full_count) : await pageTotal(rows.length, page, countAll);
+    const total = await pageTotal(rows.length, page, countAll);
     return { ids, total };
   }
 
@@ -622,17 +688,17 @@ export class RecipesRepository {
   }
 }
 
-function hasFilter(f: RecipeFilter): boolean {
-  return Boolean(
-    f.cuisine ||
-    f.cuisines?.length ||
-    f.difficulty ||
-    f.maxTime !== undefined ||
-    f.dietary ||
-    f.mealType ||
-    f.fitsAll?.length ||
-    f.withoutAllergens?.length,
-  );
+function narrowDraw(eb: RecipeEb, draw: PoolDraw): Expression<SqlBool> {
+  const all: Expression<SqlBool>[] = [];
+  if (draw.ownerId) all.push(eb('r.owner_id', '=', draw.ownerId));
+  if (draw.cuisines?.length) all.push(eb('r.cuisine', 'in', [...draw.cuisines]));
+  if (draw.ingredientIds?.length) {
+    const ids = [...draw.ingredientIds];
+    all.push(
+      sql<SqlBool>`exists (select 1 from recipe_ingredients ri where ri.recipe_id = r.id and ri.ingredient_id = any(${ids}::int[]))`,
+    );
+  }
+  return eb.and(all);
 }
 
 /** A page that is neither full nor past the end already tells the total; otherwise count. */

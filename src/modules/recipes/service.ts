@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { forbidden, invalidField, notFound } from '../../platform/errors.ts';
 import { isUuid } from '../../platform/http/ids.ts';
 import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
@@ -6,6 +7,7 @@ import type { PreferencesService } from '../preferences/service.ts';
 import { loadCatalogSeeds, prepareSeeds, type SeedOutcome } from './catalog.ts';
 import { recipeValues, resolveUnit, type ResolvedLine } from './composition.ts';
 import type {
+  CandidatePoolRequest,
   Difficulty,
   MealType,
   RecipeCandidateFilter,
@@ -18,6 +20,7 @@ import type {
 import {
   tsQueryText,
   type IngredientLineValues,
+  type PoolDraw,
   type RecipeFilter,
   type RecipeValues,
   type RecipesRepository,
@@ -27,6 +30,33 @@ import {
 import { SearchCache } from './search-cache.ts';
 import type { RecipeSeed } from './seed/types.ts';
 import type { RecipeIngredientRow } from './tables.ts';
+
+function candidateFilter(filter: RecipeCandidateFilter): RecipeFilter {
+  return {
+    mealType: filter.mealType,
+    maxTime: filter.maxTotalTime,
+    cuisines: filter.cuisines?.map((c) => c.trim().toLowerCase()),
+    fitsAll: filter.fits,
+    withoutAllergens: filter.withoutAllergens,
+  };
+}
+
+function poolDraws(viewer: Viewer, mealType: MealType, pool: CandidatePoolRequest): PoolDraw[] {
+  const size = pool.perSource;
+  const draws: PoolDraw[] = [
+    { mealType, size: pool.perMealType },
+    { mealType, size, ownerId: viewer.id },
+  ];
+  if (pool.favourCuisines?.length) draws.push({ mealType, size, cuisines: pool.favourCuisines });
+  if (pool.usingIngredients?.length) draws.push({ mealType, size, ingredientIds: pool.usingIngredients });
+  return draws.filter((d) => d.size > 0);
+}
+
+/** Recipe ids are random UUIDs: a hashed seed read as one is an evenly spread starting point. */
+function rotationPivot(seed: string): string {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** A recipe as a user writes it (POST/PUT body). */
 export interface RecipeInput {
@@ -131,13 +161,26 @@ export class RecipesService implements RecipeCatalog {
    * set as anyone (not other users' private recipes): a plan is something the admin will cook.
    */
   async listCandidates(viewer: Viewer, filter: RecipeCandidateFilter): Promise<RecipeForUse[]> {
-    const { recipes, lines } = await this.#repo.candidates(viewer, {
-      mealType: filter.mealType,
-      maxTime: filter.maxTotalTime,
-      cuisines: filter.cuisines?.map((c) => c.trim().toLowerCase()),
-      fitsAll: filter.fits,
-      withoutAllergens: filter.withoutAllergens,
-    });
+    const { recipes, lines } = await this.#repo.candidates(viewer, candidateFilter(filter));
+    return [...(await this.#assemble(recipes, lines)).values()];
+  }
+
+  /**
+   * listCandidates, bounded: per meal type one draw over everything that passes the filter plus
+   * smaller draws of the viewer's own recipes, the liked cuisines and recipes using the given
+   * ingredients, so that a large catalog's random share does not crowd those out.
+   */
+  async listCandidatePool(
+    viewer: Viewer,
+    filter: RecipeCandidateFilter,
+    pool: CandidatePoolRequest,
+  ): Promise<RecipeForUse[]> {
+    const { recipes, lines } = await this.#repo.candidatePool(
+      viewer,
+      candidateFilter(filter),
+      pool.mealTypes.flatMap((mealType) => poolDraws(viewer, mealType, pool)),
+      rotationPivot(pool.seed),
+    );
     return [...(await this.#assemble(recipes, lines)).values()];
   }
 
