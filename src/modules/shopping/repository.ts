@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { NewRow, OpenRow } from './generation.ts';
 import type { ShoppingRow, ShoppingTables } from './tables.ts';
 
 export interface NewShoppingRow {
@@ -100,16 +101,84 @@ export class ShoppingRepository {
       .execute();
   }
 
-  /** Each row's share from one meal plan. */
-  async planShares(planId: string, itemIds: readonly string[]): Promise<Map<string, number>> {
-    if (itemIds.length === 0) return new Map();
+  /** The unchecked rows in list order, each with its share from one meal plan (one query). */
+  async listOpenWithShare(userId: string, planId: string): Promise<OpenRow[]> {
     const rows = await this.#db
-      .selectFrom('shopping_list_plan_shares')
-      .select(['item_id', 'quantity'])
-      .where('meal_plan_id', '=', planId)
-      .where('item_id', 'in', [...itemIds])
+      .selectFrom('shopping_list_items as i')
+      .leftJoin('shopping_list_plan_shares as s', (join) =>
+        join.onRef('s.item_id', '=', 'i.id').on('s.meal_plan_id', '=', planId),
+      )
+      .selectAll('i')
+      .select('s.quantity as plan_share')
+      .where('i.user_id', '=', userId)
+      .where('i.is_checked', '=', false)
+      .orderBy('i.added_at')
+      .orderBy('i.id')
       .execute();
-    return new Map(rows.map((r) => [r.item_id, r.quantity]));
+    return rows.map(({ plan_share, ...row }) => ({ row, share: plan_share ?? undefined }));
+  }
+
+  /** Removes a plan's shares of rows. */
+  async dropShares(planId: string, itemIds: readonly string[]): Promise<void> {
+    if (itemIds.length === 0) return;
+    await this.#db
+      .deleteFrom('shopping_list_plan_shares')
+      .where('meal_plan_id', '=', planId)
+      .where('item_id', '=', sql<string>`any(${[...itemIds]}::uuid[])`)
+      .execute();
+  }
+
+  /** Sets the quantity of many of the user's rows in one statement. */
+  async setQuantities(
+    userId: string,
+    changes: ReadonlyArray<{ id: string; quantity: number }>,
+  ): Promise<void> {
+    if (changes.length === 0) return;
+    await sql`
+      update shopping_list_items as i set quantity = v.quantity
+      from unnest(${changes.map((c) => c.id)}::uuid[], ${changes.map((c) => c.quantity)}::float8[])
+        as v(id, quantity)
+      where i.id = v.id and i.user_id = ${userId}`.execute(this.#db);
+  }
+
+  /** Inserts rows whose ids the caller chose, in one statement. */
+  insertMany(
+    userId: string,
+    rows: readonly NewRow[],
+    sourceMealPlanId: string | null,
+  ): Promise<ShoppingRow[]> {
+    if (rows.length === 0) return Promise.resolve([]);
+    return this.#db
+      .insertInto('shopping_list_items')
+      .values(
+        rows.map((r) => ({
+          id: r.id,
+          user_id: userId,
+          ingredient_id: r.ingredientId,
+          quantity: r.quantity,
+          unit: r.unit,
+          source_meal_plan_id: sourceMealPlanId,
+        })),
+      )
+      .returningAll()
+      .execute();
+  }
+
+  /** Sets a plan's (positive) shares of many rows in one statement. */
+  async upsertShares(
+    planId: string,
+    shares: ReadonlyArray<{ itemId: string; quantity: number }>,
+  ): Promise<void> {
+    if (shares.length === 0) return;
+    await this.#db
+      .insertInto('shopping_list_plan_shares')
+      .values(shares.map((s) => ({ item_id: s.itemId, meal_plan_id: planId, quantity: s.quantity })))
+      .onConflict((oc) =>
+        oc
+          .columns(['item_id', 'meal_plan_id'])
+          .doUpdateSet((eb) => ({ quantity: eb.ref('excluded.quantity') })),
+      )
+      .execute();
   }
 
   async sharesOf(itemId: string): Promise<{ mealPlanId: string; quantity: number }[]> {

@@ -2,7 +2,8 @@ import { invalidField, notFound } from '../../platform/errors.ts';
 import { isUuid } from '../../platform/http/ids.ts';
 import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
 import type { PantryAccess } from '../pantry/contract.ts';
-import { convertFor, EPSILON, measurableUnit, roundQuantity } from '../pantry/measure.ts';
+import { convertFor, measurableUnit, roundQuantity } from '../pantry/measure.ts';
+import { planGeneration, type GenerationWrites, type OpenRow } from './generation.ts';
 import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
 import { subtractStock, sumAmounts, type Amount } from './needs.ts';
 import type { ShoppingRepository, ShoppingRowChanges } from './repository.ts';
@@ -113,7 +114,7 @@ export class ShoppingService {
     const row = await this.#repo.transaction(async (repo) => {
       await repo.lockList(userId);
       const open = await repo.list(userId, { uncheckedOnly: true });
-      return mergeInto(repo, userId, open, amount, ingredient, null);
+      return mergeInto(repo, userId, open, amount, ingredient);
     });
     return (await this.#toItems([row]))[0]!;
   }
@@ -162,7 +163,11 @@ export class ShoppingService {
   async generateFromPlan(viewer: Viewer, planId: string): Promise<GenerationResult> {
     const plan = await this.#plans.getPlanDetail(viewer.id, planId);
     const recipeIds = [...new Set(plan.slots.flatMap((s) => (s.recipeId ? [s.recipeId] : [])))];
-    const recipes = await this.#recipes.getManyVisible(recipeIds, viewer);
+    // The pantry does not depend on the recipes: read both at once.
+    const [recipes, stock] = await Promise.all([
+      this.#recipes.getManyVisible(recipeIds, viewer),
+      this.#pantry.list(viewer.id),
+    ]);
     const amounts: Amount[] = plan.slots.flatMap((slot) => {
       const recipe = slot.recipeId ? recipes.get(slot.recipeId) : undefined;
       if (!recipe) return [];
@@ -174,29 +179,12 @@ export class ShoppingService {
       }));
     });
     const ingredients = await this.#ingredients.getMany([...new Set(amounts.map((a) => a.ingredientId))]);
-    const stock = await this.#pantry.list(viewer.id);
     const { toBuy, coveredIngredients } = subtractStock(sumAmounts(amounts, ingredients), stock, ingredients);
 
     const touched = await this.#repo.transaction(async (repo) => {
       await repo.lockList(viewer.id);
-      const open = await withdrawPlanShares(
-        repo,
-        await repo.list(viewer.id, { uncheckedOnly: true }),
-        planId,
-      );
-      const ids = new Set<string>();
-      for (const amount of toBuy) {
-        const row = await mergeInto(
-          repo,
-          viewer.id,
-          open,
-          amount,
-          ingredients.get(amount.ingredientId),
-          planId,
-        );
-        ids.add(row.id);
-      }
-      return repo.findMany([...ids]);
+      const open = await repo.listOpenWithShare(viewer.id, planId);
+      return applyGeneration(repo, viewer.id, planId, open, planGeneration(open, toBuy, ingredients, planId));
     });
     const items = sortItems(await this.#toItems(touched));
     return { addedItems: items.length, skippedInPantry: coveredIngredients.length, items };
@@ -241,7 +229,7 @@ function sortItems(items: ShoppingItem[]): ShoppingItem[] {
 
 /**
  * Adds `amount` to the first open row of its ingredient whose unit it converts into, or inserts a
- * row. `open` (the unchecked rows) is kept current. With a plan, the row's share of that plan grows.
+ * row (a user's own addition: no plan share).
  */
 async function mergeInto(
   repo: ShoppingRepository,
@@ -249,55 +237,37 @@ async function mergeInto(
   open: ShoppingRow[],
   amount: Amount,
   ingredient: IngredientInfo | undefined,
-  planId: string | null,
 ): Promise<ShoppingRow> {
-  for (const [index, row] of open.entries()) {
+  for (const row of open) {
     if (row.ingredient_id !== amount.ingredientId) continue;
     const added = convertFor(amount.quantity, amount.unit, row.unit, ingredient);
     if (added === undefined) continue;
     const updated = await repo.update(userId, row.id, { quantity: roundQuantity(row.quantity + added) });
-    if (planId) {
-      const shares = await repo.planShares(planId, [row.id]);
-      await repo.setShare(row.id, planId, roundQuantity((shares.get(row.id) ?? 0) + added));
-    }
-    open[index] = updated!;
     return updated!;
   }
-  const inserted = await repo.insert({ userId, ...amount, sourceMealPlanId: planId });
-  if (planId) await repo.setShare(inserted.id, planId, amount.quantity);
-  open.push(inserted);
-  return inserted;
+  return repo.insert({ userId, ...amount, sourceMealPlanId: null });
 }
 
-/** Takes a plan's previous share out of the open rows; rows left with nothing are removed. */
-async function withdrawPlanShares(
+/**
+ * Runs a generation's writes as set-based statements (the list lock is held) and answers the rows
+ * merged into or created, as they now are.
+ */
+async function applyGeneration(
   repo: ShoppingRepository,
-  open: ShoppingRow[],
+  userId: string,
   planId: string,
+  open: readonly OpenRow[],
+  writes: GenerationWrites,
 ): Promise<ShoppingRow[]> {
-  const shares = await repo.planShares(
-    planId,
-    open.map((r) => r.id),
-  );
-  const kept: ShoppingRow[] = [];
-  const emptied: string[] = [];
-  for (const row of open) {
-    const share = shares.get(row.id);
-    if (share === undefined) {
-      kept.push(row);
-      continue;
-    }
-    await repo.setShare(row.id, planId, 0);
-    const left = roundQuantity(row.quantity - share);
-    if (left <= EPSILON) {
-      emptied.push(row.id);
-    } else {
-      await repo.update(row.user_id, row.id, { quantity: left });
-      kept.push({ ...row, quantity: left });
-    }
-  }
-  await repo.deleteMany(emptied);
-  return kept;
+  await repo.deleteMany(writes.deleted);
+  await repo.dropShares(planId, writes.sharesDropped);
+  await repo.setQuantities(userId, writes.quantities);
+  const inserted = await repo.insertMany(userId, writes.inserted, planId);
+  await repo.upsertShares(planId, writes.shares);
+  const quantities = new Map(writes.quantities.map((q) => [q.id, q.quantity]));
+  const rows = new Map<string, ShoppingRow>(inserted.map((r) => [r.id, r]));
+  for (const { row } of open) rows.set(row.id, { ...row, quantity: quantities.get(row.id) ?? row.quantity });
+  return writes.touched.map((id) => rows.get(id)!);
 }
 
 /** A row changing unit keeps its plan shares, converted (dropped when they cannot be). */

@@ -284,6 +284,14 @@ describe('POST /api/shopping-list/generate', () => {
     expect(now['white rice']![0]).toBeCloseTo(0.65, 6);
   });
 
+  it('regenerating an unchanged plan leaves its rows as they are (same ids, nothing rewritten)', async () => {
+    const { user, plan } = await kitchen();
+    const first = await generate(user, plan.id);
+    const again = await generate(user, plan.id);
+    expect(again.body).toEqual(first.body);
+    expect((await list(user)).items).toEqual(first.body.items);
+  });
+
   it('concurrent generations from one plan still leave each need on the list once', async () => {
     const { user, plan } = await kitchen();
     const results = await Promise.all([1, 2, 3].map(() => generate(user, plan.id)));

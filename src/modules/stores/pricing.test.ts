@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
@@ -205,5 +206,103 @@ describe('GET /api/shopping-list/prices and /optimize', () => {
       multi_store_total: 0,
       savings: 0,
     });
+  });
+});
+
+describe('stored promotion matches', () => {
+  let admin: TestUser;
+  let buyer: TestUser;
+  let gamma: { id: string };
+
+  const butterStores = async (): Promise<string[]> => {
+    const res = await api('GET', '/api/shopping-list/prices', { token: buyer.token });
+    return res.body.items[0].prices.map((p: { store_name: string }) => p.store_name);
+  };
+  const matchesOf = async (promotionId: string): Promise<number[]> => {
+    const rows = await sql<{ ingredient_id: number }>`
+      select ingredient_id from promotion_matches where promotion_id = ${promotionId}`.execute(
+      ctx.database.db,
+    );
+    return rows.rows.map((r) => r.ingredient_id);
+  };
+
+  beforeAll(async () => {
+    admin = await createUser(ctx, { admin: true });
+    buyer = await createUser(ctx, { tier: 'pro' });
+    gamma = await ctx.services.stores.createStore({
+      name: 'Gamma Grocer',
+      logo_url: 'https://x.example/g.png',
+    });
+    const res = await api('POST', '/api/shopping-list', {
+      token: buyer.token,
+      body: { ingredient_id: BUTTER, quantity: 250, unit: 'g' },
+    });
+    expect(res.status).toBe(201);
+    expect(await butterStores()).toEqual(['Beta Market']);
+  });
+
+  it('a promotion is matched to ingredients when it is promoted to live', async () => {
+    const id = await insertPromotion(ctx, gamma.id, {
+      product: 'Salted Butter',
+      original_price: 2,
+      discounted_price: 1.5,
+      unit: '250 g',
+      valid_until: FUTURE,
+      status: 'candidate',
+    });
+    expect(await matchesOf(id)).toEqual([]);
+    const res = await api('POST', `/api/admin/stores/${gamma.id}/promotions/promote`, {
+      token: admin.token,
+      body: { candidate_ids: [id] },
+    });
+    expect(res.body).toEqual({ promoted: 1 });
+    expect(await matchesOf(id)).toEqual([BUTTER]);
+    expect(await butterStores()).toEqual(['Gamma Grocer', 'Beta Market']);
+  });
+
+  it('editing a live promotion matches it again', async () => {
+    const [row] = (
+      await sql<{ id: string }>`select id from promotions where product = 'Salted Butter'`.execute(
+        ctx.database.db,
+      )
+    ).rows;
+    const res = await api('PUT', `/api/admin/candidates/${row!.id}`, {
+      token: admin.token,
+      body: { product: 'Sparkling Water' },
+    });
+    expect(res.status).toBe(200);
+    expect(await matchesOf(row!.id)).toEqual([]);
+    expect(await butterStores()).toEqual(['Beta Market']);
+  });
+
+  it('rejecting a live promotion takes it out of pricing', async () => {
+    const id = await insertPromotion(ctx, gamma.id, {
+      product: 'Cultured Butter',
+      original_price: 3,
+      discounted_price: 2,
+      unit: '250 g',
+      valid_until: FUTURE,
+      status: 'candidate',
+    });
+    await api('POST', `/api/admin/stores/${gamma.id}/promotions/promote`, {
+      token: admin.token,
+      body: { candidate_ids: [id] },
+    });
+    expect(await butterStores()).toEqual(['Gamma Grocer', 'Beta Market']);
+    const res = await api('DELETE', `/api/admin/candidates/${id}`, { token: admin.token });
+    expect(res.status).toBe(204);
+    expect(await matchesOf(id)).toEqual([]);
+    expect(await butterStores()).toEqual(['Beta Market']);
+  });
+
+  it('an ingredient whose terms changed since it was matched is matched again when priced', async () => {
+    await sql`update promotion_match_terms set terms = '{margarine}' where ingredient_id = ${BUTTER}`.execute(
+      ctx.database.db,
+    );
+    await sql`delete from promotion_matches where ingredient_id = ${BUTTER}`.execute(ctx.database.db);
+    expect(await butterStores()).toEqual(['Beta Market']);
+    const terms = await sql<{ terms: string[] }>`
+      select terms from promotion_match_terms where ingredient_id = ${BUTTER}`.execute(ctx.database.db);
+    expect(terms.rows[0]!.terms).toContain('butter');
   });
 });

@@ -1,7 +1,7 @@
 import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
 import { convertQuantity } from '../ingredients/units.ts';
 import type { ShoppingNeed } from '../shopping/service.ts';
-import type { MatchedPromotion, StoresRepository } from './repository.ts';
+import { sameTerms, type MatchedPromotion, type MatchTerms, type StoresRepository } from './repository.ts';
 
 /** What pricing needs from the shopping list (ShoppingService implements it). */
 export interface ShoppingNeeds {
@@ -17,6 +17,10 @@ export interface ShoppingNeeds {
  * product name ("Milk" in "Whole Milk 1 gal", 1.0) and tolerates plurals ("tomatoes" 0.6,
  * "red onions" 0.625) without matching "egg" inside "eggplant" (0.3) or "butter" in "buttermilk"
  * (0.5, hence a threshold just above one half).
+ *
+ * Matches are resolved ahead of requests and stored (promotion_matches): when promotions go live
+ * or change, against every ingredient matched so far; and when an ingredient is first priced, or
+ * its name or aliases changed since, against every live promotion. Price requests only read them.
  */
 export const MATCH_THRESHOLD = 0.55;
 
@@ -81,13 +85,23 @@ export function costFor(
   promotion: { discounted_price: number; unit: string },
   ingredient: IngredientInfo | undefined,
 ): number {
-  const price = promotion.discounted_price;
-  const measure = measureOf(promotion.unit);
-  if (!measure || !(need.quantity > 0)) return round2(price);
+  return pricer(need, promotion.unit, ingredient)(promotion.discounted_price);
+}
+
+/** costFor for one need and one unit text, as a function of the price (read the unit once). */
+function pricer(
+  need: { quantity: number; unit: string },
+  unitText: string,
+  ingredient: IngredientInfo | undefined,
+): (price: number) => number {
+  const measure = measureOf(unitText);
+  if (!measure || !(need.quantity > 0)) return round2;
   const needed = convertQuantity(need.quantity, need.unit, measure.unit, ingredient);
-  if (needed === undefined || !(needed > 0)) return round2(price);
+  if (needed === undefined || !(needed > 0)) return round2;
   const units = needed / measure.amount;
-  return round2(measure.kind === 'rate' ? price * units : price * Math.ceil(units - 1e-9));
+  return measure.kind === 'rate'
+    ? (price) => round2(price * units)
+    : (price) => round2(price * Math.ceil(units - 1e-9));
 }
 
 export class PricingService {
@@ -112,15 +126,29 @@ export class PricingService {
   async prices(userId: string): Promise<ItemPrices[]> {
     const needs = await this.#shopping.listUnchecked(userId);
     const ingredients = await this.#catalog.getMany(needs.map((n) => n.ingredientId));
-    const terms = needs.map((need) => {
-      const ingredient = ingredients.get(need.ingredientId);
-      return [need.name, ...(ingredient ? [ingredient.name, ...ingredient.aliases] : [])];
-    });
-    const matches = await this.#repo.matchLive(terms, this.#today(), MATCH_THRESHOLD);
-    return needs.map((need, index) => ({
+    const matches = await this.#matchesOf([...ingredients.values()]);
+    return needs.map((need) => ({
       ingredientName: need.name,
-      prices: bestPerStore(matches.get(index) ?? [], need, ingredients.get(need.ingredientId)),
+      prices: bestPerStore(matches.get(need.ingredientId) ?? [], need, ingredients.get(need.ingredientId)),
     }));
+  }
+
+  /**
+   * The stored matches of the ingredients, read while checking that they were resolved with the
+   * ingredients' current terms; those that were not are resolved first (once), then read again.
+   */
+  async #matchesOf(ingredients: readonly IngredientInfo[]): Promise<Map<number, MatchedPromotion[]>> {
+    const wanted = ingredients.map(matchTerms);
+    const ids = wanted.map((w) => w.ingredientId);
+    const today = this.#today();
+    const [known, matches] = await Promise.all([
+      this.#repo.matchedTerms(ids),
+      this.#repo.bestLiveMatches(ids, today),
+    ]);
+    const stale = wanted.filter((w) => !sameTerms(known.get(w.ingredientId), w.terms));
+    if (stale.length === 0) return matches;
+    await this.#repo.matchIngredients(stale, { today, threshold: MATCH_THRESHOLD });
+    return this.#repo.bestLiveMatches(ids, today);
   }
 
   /**
@@ -138,8 +166,18 @@ function bestPerStore(
   need: { quantity: number; unit: string },
   ingredient: IngredientInfo | undefined,
 ): StorePrice[] {
+  const pricers = new Map<string, (price: number) => number>();
   const best = new Map<string, { score: number; price: StorePrice }>();
   for (const match of matches) {
+    let priceOf = pricers.get(match.unit);
+    if (!priceOf) pricers.set(match.unit, (priceOf = pricer(need, match.unit, ingredient)));
+    const cost = priceOf(match.discounted_price);
+    const current = best.get(match.store_id);
+    const better =
+      !current ||
+      match.score > current.score + 1e-9 ||
+      (Math.abs(match.score - current.score) <= 1e-9 && cost < current.price.cost);
+    if (!better) continue;
     const price: StorePrice = {
       storeId: match.store_id,
       storeName: match.store_name,
@@ -147,14 +185,9 @@ function bestPerStore(
       discountedPrice: match.discounted_price,
       unit: match.unit,
       validUntil: match.valid_until,
-      cost: costFor(need, match, ingredient),
+      cost,
     };
-    const current = best.get(match.store_id);
-    const better =
-      !current ||
-      match.score > current.score + 1e-9 ||
-      (Math.abs(match.score - current.score) <= 1e-9 && price.cost < current.price.cost);
-    if (better) best.set(match.store_id, { score: match.score, price });
+    best.set(match.store_id, { score: match.score, price });
   }
   return [...best.values()]
     .map((b) => b.price)
@@ -200,6 +233,12 @@ export function optimise(items: ItemPrices[]): Optimisation {
     multiStoreTotal,
     savings: round2(Math.max(0, singleStoreBest.totalPrice - multiStoreTotal)),
   };
+}
+
+/** The terms an ingredient is matched by: its name and aliases, lower-cased, unique, sorted. */
+export function matchTerms(ingredient: IngredientInfo): MatchTerms {
+  const terms = [ingredient.name, ...ingredient.aliases].map((t) => t.toLowerCase().trim()).filter(Boolean);
+  return { ingredientId: ingredient.id, terms: [...new Set(terms)].sort() };
 }
 
 function round2(value: number): number {

@@ -27,11 +27,8 @@ export interface CandidateChanges {
 }
 
 export interface MatchedPromotion {
-  id: string;
   store_id: string;
   store_name: string;
-  product: string;
-  brand: string;
   original_price: number;
   discounted_price: number;
   unit: string;
@@ -280,21 +277,32 @@ export class StoresRepository {
     return this.#db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async updatePromotion(id: string, changes: CandidateChanges, now: Date): Promise<PromotionRow | undefined> {
+  /** A live promotion's matches are resolved again: its product, brand or date may have changed. */
+  async updatePromotion(
+    id: string,
+    changes: CandidateChanges,
+    now: Date,
+    matching: Matching,
+  ): Promise<PromotionRow | undefined> {
     return this.#db.transaction().execute(async (trx) => {
+      await lockMatching(trx);
       const row = await trx
         .updateTable('promotions')
         .set({ ...definedOnly(changes), updated_at: now })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
-      if (row?.status === 'live') await touchStore(trx, row.store_id, now);
+      if (row?.status === 'live') {
+        await touchStore(trx, row.store_id, now);
+        await matchPromotions(trx, [row.id], matching);
+      }
       return row;
     });
   }
 
   async rejectPromotion(id: string, now: Date): Promise<boolean> {
     return this.#db.transaction().execute(async (trx) => {
+      await lockMatching(trx);
       const before = await trx
         .selectFrom('promotions')
         .select(['status', 'store_id'])
@@ -307,14 +315,27 @@ export class StoresRepository {
         .set({ status: 'rejected', updated_at: now })
         .where('id', '=', id)
         .execute();
-      if (before.status === 'live') await touchStore(trx, before.store_id, now);
+      if (before.status === 'live') {
+        await touchStore(trx, before.store_id, now);
+        await trx.deleteFrom('promotion_matches').where('promotion_id', '=', id).execute();
+      }
       return true;
     });
   }
 
   /** Candidates of the store (by ids or by job) become live; answers how many did. */
-  async promote(storeId: string, selection: { ids?: string[]; jobId?: string }, now: Date): Promise<number> {
+  /**
+   * Candidates of the store (by ids or by job) become live, their ingredient matches resolved in
+   * the same transaction; answers how many did.
+   */
+  async promote(
+    storeId: string,
+    selection: { ids?: string[]; jobId?: string },
+    now: Date,
+    matching: Matching,
+  ): Promise<number> {
     return this.#db.transaction().execute(async (trx) => {
+      await lockMatching(trx);
       let query = trx
         .updateTable('promotions')
         .set({ status: 'live', updated_at: now })
@@ -322,10 +343,16 @@ export class StoresRepository {
         .where('status', '=', 'candidate');
       if (selection.ids) query = query.where('id', 'in', selection.ids);
       if (selection.jobId) query = query.where('job_id', '=', selection.jobId);
-      const result = await query.executeTakeFirst();
-      const promoted = Number(result.numUpdatedRows);
-      if (promoted > 0) await touchStore(trx, storeId, now);
-      return promoted;
+      const promoted = await query.returning('id').execute();
+      if (promoted.length > 0) {
+        await touchStore(trx, storeId, now);
+        await matchPromotions(
+          trx,
+          promoted.map((p) => p.id),
+          matching,
+        );
+      }
+      return promoted.length;
     });
   }
 
@@ -351,59 +378,173 @@ export class StoresRepository {
     return { rows, total: count.total };
   }
 
+  /** The terms each ingredient's matches were resolved with (ingredients never matched are absent). */
+  async matchedTerms(ingredientIds: readonly number[]): Promise<Map<number, string[]>> {
+    if (ingredientIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('promotion_match_terms')
+      .selectAll()
+      .where('ingredient_id', '=', sql<number>`any(${[...ingredientIds]}::int[])`)
+      .execute();
+    return new Map(rows.map((r) => [r.ingredient_id, r.terms]));
+  }
+
   /**
-   * For each item (its terms: the ingredient's name and aliases), the live, still valid promotions
-   * that match it. Candidates are found through the trigram indexes (`product % term`,
-   * `term <<% product`, `term <<% brand`; pg_trgm's default thresholds 0.3 / 0.5 are below ours),
-   * then scored: score = greatest over the item's terms of similarity(product, term),
-   * strict_word_similarity(term, product) and strict_word_similarity(term, brand || ' ' || product)
-   * (pg_trgm ignores case); kept when score ≥ threshold. One query for the whole list.
+   * Resolves ingredients' matches (with their current terms) against every live, still valid
+   * promotion, replacing earlier ones; ingredients another request resolved meanwhile are skipped.
    */
-  async matchLive(
-    itemTerms: string[][],
-    today: string,
-    threshold: number,
-  ): Promise<Map<number, MatchedPromotion[]>> {
-    const items: number[] = [];
-    const terms: string[] = [];
-    itemTerms.forEach((list, item) => {
-      for (const term of new Set(list.map((t) => t.toLowerCase().trim()).filter(Boolean))) {
-        items.push(item);
-        terms.push(term);
-      }
-    });
-    const matches = new Map<number, MatchedPromotion[]>();
-    if (terms.length === 0) return matches;
-    const result = await sql<MatchedPromotion & { item: number }>`
-      with terms as (
-        select x.item, x.term from unnest(${items}::int[], ${terms}::text[]) as x(item, term)
-      ),
-      hits as (
-        select t.item, p.id,
-               max(greatest(similarity(p.product, t.term),
-                            strict_word_similarity(t.term, p.product),
-                            strict_word_similarity(t.term, p.brand || ' ' || p.product))) as score
-        from terms t
-        join promotions p
-          on (p.product % t.term or t.term <<% p.product or t.term <<% p.brand)
+  async matchIngredients(ingredients: readonly MatchTerms[], { today, threshold }: Matching): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      await lockMatching(trx);
+      const known = await new StoresRepository(trx).matchedTerms(ingredients.map((i) => i.ingredientId));
+      const stale = ingredients.filter((i) => !sameTerms(known.get(i.ingredientId), i.terms));
+      if (stale.length === 0) return;
+      const ids = stale.map((i) => i.ingredientId);
+      const pairs = stale.flatMap((i) => i.terms.map((term) => ({ id: i.ingredientId, term })));
+      await trx
+        .deleteFrom('promotion_matches')
+        .where('ingredient_id', '=', sql<number>`any(${ids}::int[])`)
+        .execute();
+      await sql`
+        insert into promotion_matches (${MATCH_COLUMNS})
+        select t.ingredient_id, p.id, max(${SCORE}), ${OFFER_COLUMNS}
+        from unnest(${pairs.map((x) => x.id)}::int[], ${pairs.map((x) => x.term)}::text[]) as t(ingredient_id, term)
+        join promotions p on ${CANDIDATE}
         where p.status = 'live' and p.valid_until >= ${today}::date
-        group by t.item, p.id
-      )
-      select h.item, h.score, p.id, p.store_id, s.name as store_name, p.product, p.brand,
-             p.original_price, p.discounted_price, p.unit, p.valid_until
-      from hits h
-      join promotions p on p.id = h.id
-      join stores s on s.id = p.store_id
-      where h.score >= ${threshold}
-      order by h.item, h.score desc, p.discounted_price asc, p.id`.execute(this.#db);
-    for (const row of result.rows) {
-      const { item, ...match } = row;
-      const list = matches.get(Number(item)) ?? [];
-      list.push({ ...match, score: Number(match.score) });
-      matches.set(Number(item), list);
-    }
+        group by t.ingredient_id, p.id
+        having max(${SCORE}) >= ${threshold}`.execute(trx);
+      await sql`
+        insert into promotion_match_terms (ingredient_id, terms)
+        select t.ingredient_id, array_agg(t.term order by t.term)
+        from unnest(${pairs.map((x) => x.id)}::int[], ${pairs.map((x) => x.term)}::text[]) as t(ingredient_id, term)
+        group by t.ingredient_id
+        on conflict (ingredient_id) do update set terms = excluded.terms`.execute(trx);
+    });
+  }
+
+  /**
+   * Per ingredient, the live, still valid promotions matching it, keeping per store only those with
+   * the store's best score for the ingredient (pricing picks among those by cost, ties going to the
+   * first in this order: lowest price, then id). Only live promotions have matches (promote adds
+   * them, an edit refreshes them, reject drops them), so the matches table is read alone. One JSON
+   * array per ingredient: thousands of offers decode far faster than as rows.
+   */
+  async bestLiveMatches(
+    ingredientIds: readonly number[],
+    today: string,
+  ): Promise<Map<number, MatchedPromotion[]>> {
+    const matches = new Map<number, MatchedPromotion[]>();
+    if (ingredientIds.length === 0) return matches;
+    const result = await sql<{ ingredient_id: number; offers: OfferTuple[] }>`
+      select ingredient_id,
+             json_agg(json_build_array(store_id, store_name, original_price, discounted_price, unit,
+                                       valid_until, score)
+                      order by score desc, discounted_price, id) as offers
+      from (
+        select m.ingredient_id, m.score, m.promotion_id as id, m.store_id, s.name as store_name,
+               m.original_price, m.discounted_price, m.unit, m.valid_until,
+               rank() over (partition by m.ingredient_id, m.store_id order by m.score desc) as place
+        from promotion_matches m
+        join stores s on s.id = m.store_id
+        where m.ingredient_id = any(${[...ingredientIds]}::int[]) and m.valid_until >= ${today}::date
+      ) ranked
+      where place = 1
+      group by ingredient_id`.execute(this.#db);
+    for (const row of result.rows) matches.set(row.ingredient_id, row.offers.map(toMatched));
     return matches;
   }
+}
+
+/** An offer as bestLiveMatches aggregates it. */
+type OfferTuple = [string, string, number, number, string, string, number];
+
+function toMatched([
+  storeId,
+  storeName,
+  original,
+  discounted,
+  unit,
+  validUntil,
+  score,
+]: OfferTuple): MatchedPromotion {
+  return {
+    store_id: storeId,
+    store_name: storeName,
+    original_price: original,
+    discounted_price: discounted,
+    unit,
+    valid_until: validUntil,
+    score,
+  };
+}
+
+/** What match resolution needs: today (expired promotions get no matches) and the score threshold. */
+export interface Matching {
+  today: string;
+  threshold: number;
+}
+
+/** An ingredient's match terms: its name and aliases, lower-cased, trimmed, unique, sorted. */
+export interface MatchTerms {
+  ingredientId: number;
+  terms: string[];
+}
+
+/** Namespace of the advisory lock that orders match resolutions (promote vs. ingredient side). */
+const MATCH_LOCK_NAMESPACE = 1500;
+
+/**
+ * Match resolution and every change to live promotions run under this lock, taken first in their
+ * transaction (so always before row locks: no deadlocks). A promotion going live while an
+ * ingredient is matched is thus matched by one side or the other, and a rejected one cannot get
+ * matches back from an ingredient matched concurrently.
+ */
+async function lockMatching(trx: Kysely<StoresTables>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${MATCH_LOCK_NAMESPACE}, 0)`.execute(trx);
+}
+
+/** A promotion `p` is worth scoring for term `t.term` (trigram-indexed; pg_trgm defaults 0.3/0.5). */
+const CANDIDATE = sql`(p.product % t.term or t.term <<% p.product or t.term <<% p.brand)`;
+
+/** promotion_matches columns, filled from a promotion `p` scored for `t.term`. */
+const MATCH_COLUMNS = sql`ingredient_id, promotion_id, score, store_id, original_price, discounted_price, unit, valid_until`;
+const OFFER_COLUMNS = sql`p.store_id, p.original_price, p.discounted_price, p.unit, p.valid_until`;
+
+/** The score of promotion `p` for term `t.term` (the rule is documented in pricing.ts). */
+const SCORE = sql`greatest(similarity(p.product, t.term),
+  strict_word_similarity(t.term, p.product),
+  strict_word_similarity(t.term, p.brand || ' ' || p.product))`;
+
+/**
+ * (Re)resolves promotions' matches against every ingredient matched so far (the others are matched
+ * when first priced); only live, still valid promotions get matches. The caller holds lockMatching.
+ */
+async function matchPromotions(
+  trx: Kysely<StoresTables>,
+  promotionIds: readonly string[],
+  { today, threshold }: Matching,
+): Promise<void> {
+  if (promotionIds.length === 0) return;
+  const ids = [...promotionIds];
+  await trx
+    .deleteFrom('promotion_matches')
+    .where('promotion_id', '=', sql<string>`any(${ids}::uuid[])`)
+    .execute();
+  await sql`
+    insert into promotion_matches (${MATCH_COLUMNS})
+    select t.ingredient_id, p.id, max(${SCORE}), ${OFFER_COLUMNS}
+    from promotions p
+    join (select k.ingredient_id, unnest(k.terms) as term from promotion_match_terms k) t on ${CANDIDATE}
+    where p.id = any(${ids}::uuid[]) and p.status = 'live' and p.valid_until >= ${today}::date
+    group by t.ingredient_id, p.id
+    having max(${SCORE}) >= ${threshold}`.execute(trx);
+}
+
+/** Same terms whatever their order (`terms` is sorted). */
+export function sameTerms(known: readonly string[] | undefined, terms: readonly string[]): boolean {
+  if (known?.length !== terms.length) return false;
+  const sorted = [...known].sort();
+  return sorted.every((t, i) => t === terms[i]);
 }
 
 async function touchStore(trx: Kysely<StoresTables>, storeId: string, now: Date): Promise<void> {

@@ -4,7 +4,8 @@ import { isUuid } from '../../platform/http/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { FileStorage } from '../../providers/storage/storage.ts';
 import { defineFlyerQueues, FLYER_QUEUE, type FlyerJobData } from './jobs.ts';
-import type { CandidateChanges, StoreListRow, StoresRepository } from './repository.ts';
+import { MATCH_THRESHOLD } from './pricing.ts';
+import type { CandidateChanges, Matching, StoreListRow, StoresRepository } from './repository.ts';
 import type { PromotionJobRow, PromotionRow, StoreRow } from './tables.ts';
 
 export interface Page {
@@ -92,7 +93,7 @@ export class StoresService {
     if (discounted > original) {
       throw invalidField('discounted_price', 'must not be higher than original_price');
     }
-    const updated = await this.#repo.updatePromotion(id, changes, this.#now());
+    const updated = await this.#repo.updatePromotion(id, changes, this.#now(), this.#matching());
     if (!updated) throw notFound('Candidate');
     return updated;
   }
@@ -108,11 +109,16 @@ export class StoresService {
     if (selection.job_id !== undefined) {
       const job = isUuid(selection.job_id) ? await this.#repo.findJob(selection.job_id) : undefined;
       if (!job || job.store_id !== store.id) throw notFound('Job');
-      return this.#repo.promote(store.id, { jobId: job.id }, this.#now());
+      return this.#repo.promote(store.id, { jobId: job.id }, this.#now(), this.#matching());
     }
     const ids = (selection.candidate_ids ?? []).filter(isUuid);
     if (ids.length === 0) return 0;
-    return this.#repo.promote(store.id, { ids }, this.#now());
+    return this.#repo.promote(store.id, { ids }, this.#now(), this.#matching());
+  }
+
+  /** Promotions going live (or changing while live) get their ingredient matches right away. */
+  #matching(): Matching {
+    return { today: this.today(), threshold: MATCH_THRESHOLD };
   }
 
   /** Live promotions of a store that are still valid, optionally searched by product or brand. */

@@ -48,10 +48,33 @@ export interface PromotionsTable {
   updated_at: Generated<Date>;
 }
 
+/**
+ * A live promotion that matches an ingredient, with its match score (pricing.ts has the rule) and
+ * a copy of the offer (refreshed whenever the promotion is matched again).
+ */
+export interface PromotionMatchesTable {
+  promotion_id: string;
+  ingredient_id: number;
+  score: number;
+  store_id: string;
+  original_price: number;
+  discounted_price: number;
+  unit: string;
+  valid_until: string;
+}
+
+/** The terms (name and aliases) an ingredient's matches were resolved with. */
+export interface PromotionMatchTermsTable {
+  ingredient_id: number;
+  terms: string[];
+}
+
 export interface StoresTables {
   stores: StoresTable;
   promotion_jobs: PromotionJobsTable;
   promotions: PromotionsTable;
+  promotion_matches: PromotionMatchesTable;
+  promotion_match_terms: PromotionMatchTermsTable;
 }
 
 export type StoreRow = Selectable<StoresTable>;
