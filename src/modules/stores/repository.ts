@@ -323,7 +323,6 @@ export class StoresRepository {
     });
   }
 
-  /** Candidates of the store (by ids or by job) become live; answers how many did. */
   /**
    * Candidates of the store (by ids or by job) become live, their ingredient matches resolved in
    * the same transaction; answers how many did.
