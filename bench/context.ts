@@ -17,12 +17,18 @@ export interface BenchContext {
   bareUrl: string;
   connections: number;
   durationSeconds: number;
-  measure(url: string, options?: Partial<LoadOptions>): Promise<LoadResult>;
+  /** Load at 50 connections for durationSeconds, after an unrecorded warm-up (warmupSeconds, 1). */
+  measure(url: string, options?: Partial<LoadOptions> & { warmupSeconds?: number }): Promise<LoadResult>;
   /** The raw driver (pg Pool or PGlite) running SQL, no query builder, no framework. */
   rawQuery(text: string, params: unknown[]): Promise<unknown[]>;
   /** Serves the raw driver's answer to `handler` over HTTP, for a like-for-like reference. */
   rawEndpoint: typeof rawServer;
   row(partial: Omit<BenchRow, 'database'>): BenchRow;
+  /**
+   * After a bulk seed: the seed's dirty pages written, autovacuum finished, the seed's garbage
+   * collected, so that the first case measured does not pay for them.
+   */
+  settle(): Promise<void>;
   /**
    * Another instance of the service on the same database with settings added (e.g. LLM_BASE_URL
    * of a loopback model), listening on its own port; tokens signed by `built` are valid there.
@@ -70,12 +76,30 @@ export async function createBenchContext(
     bareUrl: `http://127.0.0.1:${portOf(bare.server)}/hello`,
     connections,
     durationSeconds,
-    measure: (target, options = {}) => load(target, { connections, durationSeconds, ...options }),
+    // Every case is warmed first (JIT, connection pools, caches), unrecorded.
+    measure: async (target, { warmupSeconds = 1, ...options } = {}) => {
+      if (warmupSeconds > 0) await load(target, { connections, ...options, durationSeconds: warmupSeconds });
+      return load(target, { connections, durationSeconds, ...options });
+    },
     rawQuery: async (text, params) => {
       if (database.pool) return (await database.pool.query(text, params)).rows;
       return (await database.pglite!.query(text, params)).rows;
     },
     rawEndpoint: rawServer,
+    settle: async () => {
+      if (database.pool) {
+        await database.pool.query('checkpoint');
+        for (let waited = 0; waited < 60_000; waited += 500) {
+          const { rows } = await database.pool.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where backend_type = 'autovacuum worker'`,
+          );
+          if (rows[0]!.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+      (globalThis as { gc?: () => void }).gc?.();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    },
     row: (partial) => ({ ...partial, database: databaseKind }),
     startApp: async (env) => {
       const extra = await build(env);

@@ -45,5 +45,6 @@ export async function seedStores(
     [storeIds, PREFIXES, names, SUFFIXES, UNITS, options.promotions],
   );
   await ctx.rawQuery('vacuum analyze promotions', []);
+  await ctx.settle();
   return { storeIds };
 }

@@ -81,9 +81,9 @@ async function chatOverhead(ctx: BenchContext, token: string): Promise<BenchRow>
       body: JSON.stringify({ message: 'What can I cook tonight?' }),
       connections: 1,
     };
-    await ctx.measure(url, { ...options, durationSeconds: 1 }); // warm-up
-    model.reset();
-    const result = await ctx.measure(url, options);
+    await ctx.measure(url, { ...options, durationSeconds: 1, warmupSeconds: 0 }); // warm-up
+    model.reset(); // the model's counters must cover exactly the measured requests
+    const result = await ctx.measure(url, { ...options, warmupSeconds: 0 });
     const perRequestModelMs = result.requests > 0 ? model.modelMs() / result.requests : 0;
     const callsPerRequest = result.requests > 0 ? model.calls() / result.requests : 0;
     const overheadP99 = Math.round((result.p99 - perRequestModelMs) * 10) / 10;
