@@ -184,6 +184,36 @@ describe('POST /api/chat, shape A', () => {
     expect(messages.body.map((m: any) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it('plans into next week when the model says so (a Thursday already past), and reads that week back', async () => {
+    // A user of its own: the other tests count this file's messages per user.
+    const planner = await createUser(ctx, { tier: 'pro' });
+    fake.script(
+      {
+        toolCalls: [
+          {
+            name: 'update_meal_plan_slot',
+            arguments: { day_of_week: 'Thursday', meal_type: 'lunch', recipe_id: tofuBowl.id, week: 'Next' },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'get_meal_plan', arguments: { week: 'next' } }] },
+      { text: 'Next Thursday’s lunch is set.' },
+    );
+    const res = await api('POST', '/api/chat', {
+      token: planner.token,
+      body: { message: 'Put the tofu bowl on Thursday for lunch' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.actions_taken).toEqual(['update_meal_plan_slot', 'get_meal_plan']);
+    const next = await ctx.services.mealPlans.getPlanForWeek(planner.user.id, mondayIn(1));
+    expect(next?.slots).toEqual([
+      expect.objectContaining({ day: 3, mealType: 'lunch', recipeId: tofuBowl.id }),
+    ]);
+    const readBack = JSON.parse(toolMessages(fake.requests.at(-1)!).at(-1).content);
+    expect(readBack.week_start).toBe(mondayIn(1));
+    expect(readBack.slots).toEqual([expect.objectContaining({ day: 3, meal_type: 'lunch' })]);
+  });
+
   it('refuses to put an allergen recipe into the plan, and marks a meal completed', async () => {
     fake.script(
       {

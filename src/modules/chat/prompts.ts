@@ -44,7 +44,7 @@ export function systemPrompt(c: PromptContext): string {
   if (c.shape === 'A') {
     lines.push(
       '',
-      `Tools: you can search recipes, read and change the user’s meal plan of the current week (starting Monday ${c.weekStart}; days are 0 = Monday … 6 = Sunday; meal types breakfast, lunch, dinner, snack), and read and change the pantry. Use recipe ids from search_recipes. Call clear_meal_plan only when the user explicitly asks to clear their plan. After using tools, tell the user what you did.`,
+      `Tools: you can search recipes, read and change the user’s meal plan of the current week (starting Monday ${c.weekStart}; days are 0 = Monday … 6 = Sunday; meal types breakfast, lunch, dinner, snack) or, with week "next", of the following week (a day already past this week usually means next week's), and read and change the pantry. Use recipe ids from search_recipes. Call clear_meal_plan only when the user explicitly asks to clear their plan. After using tools, tell the user what you did.`,
     );
   }
   if (c.pinnedRecipe) lines.push('', ...pinnedRecipeLines(c.pinnedRecipe, c.profile));

@@ -67,6 +67,27 @@ const objectSchema = (properties: Record<string, unknown>, required: string[] = 
 const dayParam = { type: ['integer', 'string'], description: '0 = Monday … 6 = Sunday, or the day name' };
 const mealParam = { type: 'string', enum: [...MEAL_TYPES] };
 
+/**
+ * Which week a plan tool acts on: the current one (default) or the next, so that "Thursday" said on
+ * a Sunday can mean the coming Thursday. The tool signatures of the spec stay valid without it.
+ */
+const week = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim().toLowerCase() : (v ?? undefined)),
+  z.enum(['current', 'next']).default('current'),
+);
+const weekParam = {
+  type: 'string',
+  enum: ['current', 'next'],
+  description: 'the current week (default) or the next one',
+};
+
+function weekOf(choice: 'current' | 'next', ctx: ToolContext): string {
+  if (choice === 'current') return ctx.weekStart;
+  const monday = new Date(`${ctx.weekStart}T00:00:00Z`);
+  monday.setUTCDate(monday.getUTCDate() + 7);
+  return monday.toISOString().slice(0, 10);
+}
+
 const searchRecipes = tool({
   name: 'search_recipes',
   description:
@@ -121,33 +142,34 @@ const searchRecipes = tool({
 
 const getMealPlan = tool({
   name: 'get_meal_plan',
-  description: 'Fetch the user’s meal plan of the current week (days 0 = Monday … 6 = Sunday).',
-  args: z.object({}),
-  parameters: objectSchema({}),
-  async run(_args, ctx, deps) {
-    const plan = await deps.mealPlans.getPlan(ctx.viewer.id, ctx.weekStart);
+  description:
+    'Fetch the user’s meal plan of the current week, or of the next (days 0 = Monday … 6 = Sunday).',
+  args: z.object({ week }),
+  parameters: objectSchema({ week: weekParam }),
+  async run(args, ctx, deps) {
+    const weekStart = weekOf(args.week, ctx);
+    const plan = await deps.mealPlans.getPlan(ctx.viewer.id, weekStart);
     return plan
       ? presentPlan(plan)
-      : { week_start: ctx.weekStart, slots: [], note: 'No plan for this week yet.' };
+      : { week_start: weekStart, slots: [], note: 'No plan for this week yet.' };
   },
 });
 
 const updateMealPlanSlot = tool({
   name: 'update_meal_plan_slot',
-  description: 'Put a recipe into one slot of the current week’s plan, replacing what was there.',
-  args: z.object({ day_of_week: day, meal_type: mealType, recipe_id: z.string().trim() }),
-  parameters: objectSchema({ day_of_week: dayParam, meal_type: mealParam, recipe_id: { type: 'string' } }, [
-    'day_of_week',
-    'meal_type',
-    'recipe_id',
-  ]),
+  description: 'Put a recipe into one slot of the current (or next) week’s plan, replacing what was there.',
+  args: z.object({ day_of_week: day, meal_type: mealType, recipe_id: z.string().trim(), week }),
+  parameters: objectSchema(
+    { day_of_week: dayParam, meal_type: mealParam, recipe_id: { type: 'string' }, week: weekParam },
+    ['day_of_week', 'meal_type', 'recipe_id'],
+  ),
   async run(args, ctx, deps) {
     const recipe = await visibleRecipe(args.recipe_id, ctx, deps);
     if (!recipe) return { error: 'Recipe not found.' };
     const reasons = violatesProfile(recipe, ctx.profile);
     if (reasons.length)
       return { error: `Not allowed: the recipe conflicts with the user’s profile (${reasons.join('; ')}).` };
-    const slot = await deps.mealPlans.setSlot(ctx.viewer, ctx.weekStart, {
+    const slot = await deps.mealPlans.setSlot(ctx.viewer, weekOf(args.week, ctx), {
       day: args.day_of_week,
       mealType: args.meal_type,
       recipeId: recipe.id,
@@ -155,6 +177,7 @@ const updateMealPlanSlot = tool({
     });
     return {
       updated: {
+        week_start: weekOf(args.week, ctx),
         day: slot.day,
         day_name: dayName(slot.day),
         meal_type: slot.mealType,
@@ -166,13 +189,16 @@ const updateMealPlanSlot = tool({
 
 const markMealCompleted = tool({
   name: 'mark_meal_completed',
-  description: 'Mark a meal of the current week as cooked.',
-  args: z.object({ day_of_week: day, meal_type: mealType }),
-  parameters: objectSchema({ day_of_week: dayParam, meal_type: mealParam }, ['day_of_week', 'meal_type']),
+  description: 'Mark a meal of the current (or next) week as cooked.',
+  args: z.object({ day_of_week: day, meal_type: mealType, week }),
+  parameters: objectSchema({ day_of_week: dayParam, meal_type: mealParam, week: weekParam }, [
+    'day_of_week',
+    'meal_type',
+  ]),
   async run(args, ctx, deps) {
     const done = await deps.mealPlans.markCompleted(
       ctx.viewer.id,
-      ctx.weekStart,
+      weekOf(args.week, ctx),
       args.day_of_week,
       args.meal_type,
     );
@@ -250,11 +276,11 @@ const removeFromPantry = tool({
 const clearMealPlan = tool({
   name: 'clear_meal_plan',
   description:
-    'Wipe every slot of the current week’s plan. Only when the user explicitly asks to clear the plan.',
-  args: z.object({}),
-  parameters: objectSchema({}),
-  async run(_args, ctx, deps) {
-    const removed = await deps.mealPlans.clearPlan(ctx.viewer.id, ctx.weekStart);
+    'Wipe every slot of the current (or next) week’s plan. Only when the user explicitly asks to clear the plan.',
+  args: z.object({ week }),
+  parameters: objectSchema({ week: weekParam }),
+  async run(args, ctx, deps) {
+    const removed = await deps.mealPlans.clearPlan(ctx.viewer.id, weekOf(args.week, ctx));
     return { cleared: true, slots_removed: removed };
   },
 });
