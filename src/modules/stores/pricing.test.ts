@@ -4,7 +4,10 @@ import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
 import { insertPromotion } from '../../../test/support/flyers.ts';
 import { client, expectProblem, type Api } from '../../../test/support/http.ts';
-import { costFor, measureOf } from './pricing.ts';
+import type { Kysely } from 'kysely';
+import { costFor, measureOf, PricingService } from './pricing.ts';
+import { StoresRepository } from './repository.ts';
+import type { StoresTables } from './tables.ts';
 
 let ctx: TestApp;
 let api: Api;
@@ -293,6 +296,34 @@ describe('stored promotion matches', () => {
     expect(res.status).toBe(204);
     expect(await matchesOf(id)).toEqual([]);
     expect(await butterStores()).toEqual(['Beta Market']);
+  });
+
+  it('a match whose promotion has expired since it was matched is no longer priced', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const id = await insertPromotion(ctx, gamma.id, {
+      product: 'Farmhouse Butter',
+      original_price: 2.2,
+      discounted_price: 1.1,
+      unit: '250 g',
+      valid_until: day(1),
+      status: 'candidate',
+    });
+    await api('POST', `/api/admin/stores/${gamma.id}/promotions/promote`, {
+      token: admin.token,
+      body: { candidate_ids: [id] },
+    });
+    const pricingOn = (today: string) =>
+      new PricingService(
+        new StoresRepository(ctx.database.db as unknown as Kysely<StoresTables>),
+        ctx.services.shopping,
+        ctx.services.ingredients,
+        () => today,
+      );
+    const storesOn = async (today: string) =>
+      (await pricingOn(today).prices(buyer.user.id))[0]!.prices.map((p) => p.storeName);
+    expect(await storesOn(day(1))).toEqual(['Gamma Grocer', 'Beta Market']);
+    expect(await storesOn(day(2))).toEqual(['Beta Market']);
+    await api('DELETE', `/api/admin/candidates/${id}`, { token: admin.token });
   });
 
   it('an ingredient whose terms changed since it was matched is matched again when priced', async () => {

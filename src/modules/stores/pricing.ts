@@ -134,21 +134,21 @@ export class PricingService {
   }
 
   /**
-   * The stored matches of the ingredients, read while checking that they were resolved with the
-   * ingredients' current terms; those that were not are resolved first (once), then read again.
+   * The stored matches of the ingredients, read with the terms they were resolved with; those
+   * resolved with other terms than the ingredients' current ones (or never) are resolved first
+   * (once), then read again.
    */
   async #matchesOf(ingredients: readonly IngredientInfo[]): Promise<Map<number, MatchedPromotion[]>> {
     const wanted = ingredients.map(matchTerms);
     const ids = wanted.map((w) => w.ingredientId);
     const today = this.#today();
-    const [known, matches] = await Promise.all([
-      this.#repo.matchedTerms(ids),
-      this.#repo.bestLiveMatches(ids, today),
-    ]);
-    const stale = wanted.filter((w) => !sameTerms(known.get(w.ingredientId), w.terms));
-    if (stale.length === 0) return matches;
-    await this.#repo.matchIngredients(stale, { today, threshold: MATCH_THRESHOLD });
-    return this.#repo.bestLiveMatches(ids, today);
+    let state = await this.#repo.matchState(ids, today);
+    const stale = wanted.filter((w) => !sameTerms(state.get(w.ingredientId)?.terms, w.terms));
+    if (stale.length > 0) {
+      await this.#repo.matchIngredients(stale, { today, threshold: MATCH_THRESHOLD });
+      state = await this.#repo.matchState(ids, today);
+    }
+    return new Map([...state].map(([id, s]) => [id, s.matches]));
   }
 
   /**

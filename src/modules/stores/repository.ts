@@ -317,7 +317,15 @@ export class StoresRepository {
         .execute();
       if (before.status === 'live') {
         await touchStore(trx, before.store_id, now);
-        await trx.deleteFrom('promotion_matches').where('promotion_id', '=', id).execute();
+        const dropped = await trx
+          .deleteFrom('promotion_matches')
+          .where('promotion_id', '=', id)
+          .returning('ingredient_id')
+          .execute();
+        await refreshOffers(
+          trx,
+          dropped.map((d) => d.ingredient_id),
+        );
       }
       return true;
     });
@@ -418,54 +426,71 @@ export class StoresRepository {
         from unnest(${pairs.map((x) => x.id)}::int[], ${pairs.map((x) => x.term)}::text[]) as t(ingredient_id, term)
         group by t.ingredient_id
         on conflict (ingredient_id) do update set terms = excluded.terms`.execute(trx);
+      await refreshOffers(trx, ids);
     });
   }
 
   /**
-   * Per ingredient, the live, still valid promotions matching it, keeping per store only those with
-   * the store's best score for the ingredient (pricing picks among those by cost, ties going to the
-   * first in this order: lowest price, then id). Only live promotions have matches (promote adds
-   * them, an edit refreshes them, reject drops them), so the matches table is read alone. One JSON
-   * array per ingredient: thousands of offers decode far faster than as rows.
+   * Per ingredient: the terms its matches were resolved with and its matching offers still valid
+   * `today`, best score first, then lowest price (the prebuilt `offers`, see refreshOffers), with
+   * their store names. Ingredients never matched are absent. Two small reads, no aggregation.
    */
-  async bestLiveMatches(
-    ingredientIds: readonly number[],
-    today: string,
-  ): Promise<Map<number, MatchedPromotion[]>> {
-    const matches = new Map<number, MatchedPromotion[]>();
-    if (ingredientIds.length === 0) return matches;
-    const result = await sql<{ ingredient_id: number; offers: OfferTuple[] }>`
-      select ingredient_id,
-             json_agg(json_build_array(store_id, store_name, original_price, discounted_price, unit,
-                                       valid_until, score)
-                      order by score desc, discounted_price, id) as offers
-      from (
-        select m.ingredient_id, m.score, m.promotion_id as id, m.store_id, s.name as store_name,
-               m.original_price, m.discounted_price, m.unit, m.valid_until,
-               rank() over (partition by m.ingredient_id, m.store_id order by m.score desc) as place
-        from promotion_matches m
-        join stores s on s.id = m.store_id
-        where m.ingredient_id = any(${[...ingredientIds]}::int[]) and m.valid_until >= ${today}::date
-      ) ranked
-      where place = 1
-      group by ingredient_id`.execute(this.#db);
-    for (const row of result.rows) matches.set(row.ingredient_id, row.offers.map(toMatched));
-    return matches;
+  async matchState(ingredientIds: readonly number[], today: string): Promise<Map<number, MatchState>> {
+    const state = new Map<number, MatchState>();
+    if (ingredientIds.length === 0) return state;
+    const rows = await this.#db
+      .selectFrom('promotion_match_terms')
+      .select(['ingredient_id', 'terms', 'offers'])
+      .where('ingredient_id', '=', sql<number>`any(${[...ingredientIds]}::int[])`)
+      .execute();
+    const storeIds = new Set<string>();
+    const live = rows.map((row) => {
+      const offers = (row.offers as OfferTuple[]).filter((o) => o[4] >= today);
+      for (const offer of offers) storeIds.add(offer[0]);
+      return { row, offers };
+    });
+    const names = await this.storeNames([...storeIds]);
+    for (const { row, offers } of live) {
+      const matches = offers.flatMap((o) => {
+        const storeName = names.get(o[0]);
+        return storeName === undefined ? [] : [toMatched(o, storeName)];
+      });
+      state.set(row.ingredient_id, { terms: row.terms, matches });
+    }
+    return state;
+  }
+
+  async storeNames(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('stores')
+      .select(['id', 'name'])
+      .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 }
 
-/** An offer as bestLiveMatches aggregates it. */
-type OfferTuple = [string, string, number, number, string, string, number];
+/** What an ingredient's match resolution left: its terms and its live offers. */
+export interface MatchState {
+  terms: string[];
+  matches: MatchedPromotion[];
+}
 
-function toMatched([
-  storeId,
-  storeName,
-  original,
-  discounted,
-  unit,
-  validUntil,
-  score,
-]: OfferTuple): MatchedPromotion {
+/** An offer as stored in promotion_match_terms.offers. */
+type OfferTuple = [
+  storeId: string,
+  original: number,
+  discounted: number,
+  unit: string,
+  validUntil: string,
+  score: number,
+];
+
+function toMatched(
+  [storeId, original, discounted, unit, validUntil, score]: OfferTuple,
+  storeName: string,
+): MatchedPromotion {
   return {
     store_id: storeId,
     store_name: storeName,
@@ -525,18 +550,42 @@ async function matchPromotions(
 ): Promise<void> {
   if (promotionIds.length === 0) return;
   const ids = [...promotionIds];
-  await trx
+  const dropped = await trx
     .deleteFrom('promotion_matches')
     .where('promotion_id', '=', sql<string>`any(${ids}::uuid[])`)
+    .returning('ingredient_id')
     .execute();
-  await sql`
+  const added = await sql<{ ingredient_id: number }>`
     insert into promotion_matches (${MATCH_COLUMNS})
     select t.ingredient_id, p.id, max(${SCORE}), ${OFFER_COLUMNS}
     from promotions p
     join (select k.ingredient_id, unnest(k.terms) as term from promotion_match_terms k) t on ${CANDIDATE}
     where p.id = any(${ids}::uuid[]) and p.status = 'live' and p.valid_until >= ${today}::date
     group by t.ingredient_id, p.id
-    having max(${SCORE}) >= ${threshold}`.execute(trx);
+    having max(${SCORE}) >= ${threshold}
+    returning ingredient_id`.execute(trx);
+  await refreshOffers(
+    trx,
+    [...dropped, ...added.rows].map((r) => r.ingredient_id),
+  );
+}
+
+/**
+ * Rebuilds the prebuilt offers (promotion_match_terms.offers) of these ingredients from their
+ * promotion_matches rows: one JSON array each, in the order pricing breaks ties (best score, then
+ * lowest price, then promotion id). Called in every transaction that changes matches.
+ */
+async function refreshOffers(trx: Kysely<StoresTables>, ingredientIds: readonly number[]): Promise<void> {
+  const ids = [...new Set(ingredientIds)];
+  if (ids.length === 0) return;
+  await sql`
+    update promotion_match_terms k set offers = coalesce((
+      select json_agg(json_build_array(m.store_id, m.original_price, m.discounted_price, m.unit,
+                                       m.valid_until, m.score)
+                      order by m.score desc, m.discounted_price, m.promotion_id)
+      from promotion_matches m
+      where m.ingredient_id = k.ingredient_id), '[]'::json)
+    where k.ingredient_id = any(${ids}::int[])`.execute(trx);
 }
 
 /** Same terms whatever their order (`terms` is sorted). */

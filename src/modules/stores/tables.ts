@@ -63,10 +63,14 @@ export interface PromotionMatchesTable {
   valid_until: string;
 }
 
-/** The terms (name and aliases) an ingredient's matches were resolved with. */
+/**
+ * The terms (name and aliases) an ingredient's matches were resolved with, and its matches as one
+ * prebuilt JSON array of offers (StoresRepository.refreshOffers writes it).
+ */
 export interface PromotionMatchTermsTable {
   ingredient_id: number;
   terms: string[];
+  offers: Generated<unknown>;
 }
 
 export interface StoresTables {
