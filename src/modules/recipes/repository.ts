@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Difficulty, MealType, Viewer } from './contract.ts';
+import type { SearchDocument } from './search-index.ts';
 import type { RecipeIngredientRow, RecipeRow, RecipesTables } from './tables.ts';
 
 /** Everything the service writes for one recipe; derived columns (nutrition, fits, ...) included. */
@@ -298,58 +299,7 @@ export class RecipesRepository {
     return sql`(select d.id from (${side(true)} union all ${side(false)}) d order by d.part, d.id limit ${draw.size})`;
   }
 
-  /**
-   * GET /api/recipes, first half: which recipes, in which order, and how many. Only ids travel
-   * through the ranking and sorting, so no wide row is carried past the filter. With `q` the
-   * order is ts_rank over the weighted tsvector (GIN index) and the total comes from the same
-   * pass; otherwise the order is the title, and a separate count (index-only where the filter
-   * index covers it) runs only when the page is full or past the end.
-   */
-  async searchIds(
-    filter: RecipeFilter,
-    viewer: Viewer | undefined,
-    page: { limit: number; offset: number },
-  ): Promise<{ ids: string[]; total: number }> {
-    const tsText = filter.q ? tsQueryText(filter.q) : undefined;
-    const query = tsText ? sql`to_tsquery('english', ${tsText})` : undefined;
-    const base = this.#db
-      .selectFrom('recipes as r')
-      .where((eb) => visibleTo(eb, viewer))
-      .where((eb) => this.#filter(eb, filter))
-      .$if(query !== undefined, (qb) => qb.where(sql<SqlBool>`r.search @@ ${query}`));
-    const countAll = async () =>
-      Number(
-        (await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total,
-      );
-    if (query) {
-      // Ranking visits every match anyway: the total comes from the same pass.
-      const rows = await base
-        .select(['r.id', sql<number>`count(*) over ()`.as('full_count')])
-        .orderBy(sql`ts_rank(r.search, ${query})`, 'desc')
-        .orderBy('r.title')
-        .orderBy('r.id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
-      const first = rows[0];
-      // A page past the end has no row to carry the count.
-      return { ids: rows.map((r) => r.id), total: first ? Number(first.full_count) : await countAll() };
-    }
-    // In title order a page stops after `limit` matches (or is an index-only scan of the filter
-    // index); a window count here would make PostgreSQL walk every match in title order instead.
-    const rows = await base
-      .select('r.id')
-      .orderBy('r.title')
-      .orderBy('r.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
-    const ids = rows.map((r) => r.id);
-    const total = await pageTotal(rows.length, page, countAll);
-    return { ids, total };
-  }
-
-  /** GET /api/recipes, second half: the summaries of these recipes (still visible), in this order. */
+  /** The summaries of these recipes (those still visible), in this order: GET /api/recipes' page. */
   async summaries(ids: readonly string[], viewer: Viewer | undefined): Promise<SummaryRow[]> {
     if (ids.length === 0) return [];
     const rows = await this.#db
@@ -376,14 +326,71 @@ export class RecipesRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  /** Both halves of GET /api/recipes, uncached: the page of summaries and the total. */
-  async search(
-    filter: RecipeFilter,
-    viewer: Viewer | undefined,
-    page: { limit: number; offset: number },
-  ): Promise<{ rows: SummaryRow[]; total: number }> {
-    const { ids, total } = await this.searchIds(filter, viewer, page);
-    return { rows: await this.summaries(ids, viewer), total };
+  // ---- the search index's feed (search-feed.ts) -----------------------------------------------
+
+  /** Recipes as the search index holds them: all of them, or those with these ids. */
+  async searchDocuments(ids?: readonly string[]): Promise<SearchDocument[]> {
+    const rows = await this.#db
+      .selectFrom('recipes as r')
+      .select([
+        'r.id',
+        'r.title',
+        'r.owner_id',
+        'r.is_public',
+        'r.cuisine',
+        'r.difficulty',
+        'r.total_time',
+        'r.fits',
+        'r.meal_types',
+        sql<string>`r.search::text`.as('vector'),
+      ])
+      .$if(ids !== undefined, (qb) => qb.where('r.id', '=', sql<string>`any(${[...(ids ?? [])]}::uuid[])`))
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      ownerId: r.owner_id,
+      isPublic: r.is_public,
+      cuisine: r.cuisine,
+      difficulty: r.difficulty,
+      totalTime: r.total_time,
+      fits: r.fits,
+      mealTypes: r.meal_types,
+      vector: r.vector,
+    }));
+  }
+
+  /** Every entry of the change log, by number (the feed finds the gaps among them). */
+  async searchLog(): Promise<number[]> {
+    const result = await sql<{ seq: string }>`
+      select seq::text from recipe_search_changes order by seq`.execute(this.#db);
+    return result.rows.map((r) => Number(r.seq));
+  }
+
+  /** Change-log entries after `after`, or within one of the `gaps` (inclusive ranges). */
+  async searchChanges(
+    after: number,
+    gaps: readonly (readonly [number, number])[],
+  ): Promise<Array<{ seq: number; recipeId: string }>> {
+    const ranges = gaps.map(([lo, hi]) => sql` or seq between ${lo}::int8 and ${hi}::int8`);
+    const result = await sql<{ seq: string; recipe_id: string }>`
+      select seq::text, recipe_id from recipe_search_changes
+      where seq > ${after}::int8${sql.join(ranges, sql``)}`.execute(this.#db);
+    return result.rows.map((r) => ({ seq: Number(r.seq), recipeId: r.recipe_id }));
+  }
+
+  /** Forgets changes older than `ageSeconds` (every index has read them long since). */
+  async pruneSearchChanges(ageSeconds: number): Promise<void> {
+    await sql`delete from recipe_search_changes
+              where changed_at < now() - make_interval(secs => ${ageSeconds})`.execute(this.#db);
+  }
+
+  /** The words of a search as PostgreSQL's english configuration stems them (to_tsquery's text). */
+  async stemQuery(queryText: string): Promise<string> {
+    const result = await sql<{ q: string }>`select to_tsquery('english', ${queryText})::text as q`.execute(
+      this.#db,
+    );
+    return result.rows[0]!.q;
   }
 
   /** Whether the user owns a recipe only they (and admins) can see. */
@@ -699,17 +706,6 @@ function narrowDraw(eb: RecipeEb, draw: PoolDraw): Expression<SqlBool> {
     );
   }
   return eb.and(all);
-}
-
-/** A page that is neither full nor past the end already tells the total; otherwise count. */
-async function pageTotal(
-  rowCount: number,
-  page: { limit: number; offset: number },
-  count: () => Promise<number>,
-): Promise<number> {
-  if (rowCount > 0 && rowCount < page.limit) return page.offset + rowCount;
-  if (rowCount === 0 && page.offset === 0) return 0;
-  return count();
 }
 
 /** PostgreSQL 23503: a referenced row (here: the recipe) is gone. */

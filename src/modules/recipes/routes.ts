@@ -39,6 +39,7 @@ const actorOf = (request: FastifyRequest): Viewer => {
 export async function recipesRoutes(app: FastifyInstance, options: { recipes: RecipesService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { recipes } = options;
+  app.addHook('onClose', async () => recipes.close());
 
   r.get('/api/recipes', {
     config: { auth: 'optional' },

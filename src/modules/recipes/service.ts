@@ -27,7 +27,7 @@ import {
   type StoredRecipe,
   type SummaryRow,
 } from './repository.ts';
-import { SearchCache } from './search-cache.ts';
+import { RecipeSearchFeed, type SearchFeedOptions } from './search-feed.ts';
 import type { RecipeSeed } from './seed/types.ts';
 import type { RecipeIngredientRow } from './tables.ts';
 
@@ -101,9 +101,6 @@ export interface HistoryItem {
   servings: number;
 }
 
-/** Shared search results are reused this long (see search-cache.ts). */
-const SEARCH_CACHE_TTL_MS = 10_000;
-
 /** Meal types a user's recipe gets when the body does not say. */
 const DEFAULT_MEAL_TYPES: MealType[] = ['lunch', 'dinner'];
 
@@ -118,7 +115,7 @@ export class RecipesService implements RecipeCatalog {
   readonly #preferences: PreferencesService;
   readonly #pantry: () => PantryAccess;
   readonly #now: () => Date;
-  readonly #searchCache: SearchCache;
+  readonly #searchIndex: RecipeSearchFeed;
 
   constructor(deps: {
     repo: RecipesRepository;
@@ -127,18 +124,14 @@ export class RecipesService implements RecipeCatalog {
     /** A getter: the pantry module is built after this one. */
     pantry: () => PantryAccess;
     now?: () => Date;
-    /** How long shared search results are reused (0 turns the cache off). */
-    searchCacheTtlMs?: number;
+    searchIndex?: SearchFeedOptions;
   }) {
     this.#repo = deps.repo;
     this.#ingredients = deps.ingredients;
     this.#preferences = deps.preferences;
     this.#pantry = deps.pantry;
     this.#now = deps.now ?? (() => new Date());
-    this.#searchCache = new SearchCache({
-      ttlMs: deps.searchCacheTtlMs ?? SEARCH_CACHE_TTL_MS,
-      maxEntries: 1000,
-    });
+    this.#searchIndex = new RecipeSearchFeed(deps.repo, deps.searchIndex);
   }
 
   // ---- RecipeCatalog ---------------------------------------------------------------------------
@@ -185,31 +178,32 @@ export class RecipesService implements RecipeCatalog {
   }
 
   /**
-   * Two steps: which recipes (ids and total: the costly part, ranked and counted in SQL), then
-   * their summaries (a primary-key read). Callers who see exactly the shared recipes share the
-   * first step through the search cache; admins and owners of private recipes always query.
+   * Two steps: which recipes (ids and total, from the in-memory search index: search-index.ts),
+   * then their summaries, read fresh from the database by primary key with the visibility check.
    */
   async search(
     query: RecipeSearchQuery,
     viewer: Viewer | undefined,
   ): Promise<{ items: RecipeSummary[]; total: number }> {
-    const filter: RecipeFilter = {
-      q: query.q,
-      cuisine: query.cuisine?.trim().toLowerCase() || undefined,
-      difficulty: query.difficulty,
-      maxTime: query.maxTime,
-      dietary: query.dietary,
-      mealType: query.mealType,
-    };
-    const page = { limit: query.limit, offset: query.offset };
-    const shared = !viewer || (!viewer.isAdmin && !(await this.#repo.hasPrivateRecipes(viewer.id)));
-    const hits = shared
-      ? await this.#searchCache.get(searchKey(filter, page), () =>
-          this.#repo.searchIds(filter, undefined, page),
-        )
-      : await this.#repo.searchIds(filter, viewer, page);
+    const hits = await this.#searchIndex.search(
+      {
+        tsQuery: query.q === undefined ? undefined : tsQueryText(query.q),
+        cuisine: query.cuisine?.trim().toLowerCase() || undefined,
+        difficulty: query.difficulty,
+        maxTime: query.maxTime,
+        dietary: query.dietary,
+        mealType: query.mealType,
+      },
+      viewer,
+      { limit: query.limit, offset: query.offset },
+    );
     const rows = await this.#repo.summaries(hits.ids, viewer);
     return { items: rows.map(toSummary), total: hits.total };
+  }
+
+  /** Stops the search index's background reads (the service is closing). */
+  close(): void {
+    this.#searchIndex.close();
   }
 
   async attachImage(recipeId: string, url: string, kind: 'hero' | 'step', actor: Viewer): Promise<boolean> {
@@ -247,7 +241,7 @@ export class RecipesService implements RecipeCatalog {
       mealTypes: input.meal_types ?? DEFAULT_MEAL_TYPES,
     });
     const id = await this.#repo.transaction((repo) => repo.insert(owner.id, values, lines));
-    this.#searchCache.clear();
+    await this.#searchIndex.sync();
     return this.getDetail(id, owner);
   }
 
@@ -259,14 +253,14 @@ export class RecipesService implements RecipeCatalog {
       mealTypes: input.meal_types ?? (current.meal_types as MealType[]),
     });
     await this.#repo.transaction((repo) => repo.update(current.id, values, lines));
-    this.#searchCache.clear();
+    await this.#searchIndex.sync();
     return this.getDetail(current.id, actor);
   }
 
   async remove(recipeId: string, actor: Viewer): Promise<void> {
     const current = await this.#editable(recipeId, actor);
     await this.#repo.transaction((repo) => repo.delete(current.id));
-    this.#searchCache.clear();
+    await this.#searchIndex.sync();
   }
 
   /**
@@ -419,7 +413,7 @@ export class RecipesService implements RecipeCatalog {
   async upsertCatalogRecipe(seed: RecipeSeed): Promise<string> {
     const [prepared] = await prepareSeeds([seed], this.#ingredients);
     const id = await this.#repo.transaction((repo) => repo.upsertCatalog(prepared!));
-    this.#searchCache.clear();
+    await this.#searchIndex.sync();
     return id;
   }
 
@@ -450,7 +444,7 @@ export class RecipesService implements RecipeCatalog {
       await repo.insertCatalog(fresh);
       for (const recipe of changed) await repo.upsertCatalog(recipe);
     });
-    if (fresh.length + changed.length > 0) this.#searchCache.clear();
+    if (fresh.length + changed.length > 0) await this.#searchIndex.sync();
     return {
       inserted: fresh.length,
       updated: changed.length,
@@ -530,19 +524,6 @@ function toSummary(row: SummaryRow): RecipeSummary {
     ratingCount: row.rating_count,
     imageUrl: row.image_url,
   };
-}
-
-function searchKey(filter: RecipeFilter, page: { limit: number; offset: number }): string {
-  return JSON.stringify([
-    filter.q ? (tsQueryText(filter.q) ?? '') : '',
-    filter.cuisine ?? '',
-    filter.difficulty ?? '',
-    filter.maxTime ?? '',
-    filter.dietary ?? '',
-    filter.mealType ?? '',
-    page.limit,
-    page.offset,
-  ]);
 }
 
 /** Mean rating rounded to 2 decimals; 0 when nobody rated. */

@@ -1,0 +1,219 @@
+import type { Viewer } from './contract.ts';
+import type { RecipesRepository } from './repository.ts';
+import { parseQueryText, RecipeSearchIndex, type IndexQuery, type QueryTerm } from './search-index.ts';
+
+/** What the feed reads (RecipesRepository implements it). */
+export type SearchSource = Pick<
+  RecipesRepository,
+  'searchDocuments' | 'searchLog' | 'searchChanges' | 'pruneSearchChanges' | 'stemQuery'
+>;
+
+export interface SearchFeedOptions {
+  /** How often the change log is read (writes on other instances show within this). */
+  pollMs?: number;
+  /** Where a failed background read is reported (the next one tries again). */
+  onError?: (error: unknown) => void;
+}
+
+const POLL_MS = 2_000;
+/**
+ * Change-log rows live this long; an index that has not read the log for half of it reloads, and
+ * a number missing from the log for that long is taken for a rolled-back transaction's.
+ */
+const CHANGE_LOG_SECONDS = 3_600;
+const GAP_LIFETIME_MS = (CHANGE_LOG_SECONDS * 1000) / 2;
+/** At most this many ranges of missing numbers are looked for (the closest are merged). */
+const MAX_GAPS = 64;
+const PRUNE_EVERY_MS = 600_000;
+/** Changes to more recipes than this (and a quarter of the index) are read by a full reload. */
+const RELOAD_OVER = 5_000;
+const STEMMED_CACHE_SIZE = 2_000;
+
+/**
+ * Keeps a RecipeSearchIndex current with the database: a full load at the first search, then
+ * the change log (recipe_search_changes, written by triggers on recipes) every `pollMs` and
+ * right after each write this instance makes, so that a writer's next search sees its write and
+ * other instances' writes show within `pollMs`.
+ */
+export class RecipeSearchFeed {
+  readonly #source: SearchSource;
+  readonly #pollMs: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #index = new RecipeSearchIndex();
+  readonly #stemmed = new Map<string, QueryTerm[]>();
+  #loading: Promise<void> | undefined;
+  #position = new LogPosition();
+  #lastRead = 0;
+  #lastPrune = 0;
+  #chain: Promise<void> = Promise.resolve();
+  #queued: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(source: SearchSource, options: SearchFeedOptions = {}) {
+    this.#source = source;
+    this.#pollMs = options.pollMs ?? POLL_MS;
+    this.#onError = options.onError ?? ((error) => console.error('recipe search index: read failed', error));
+  }
+
+  /** The page of matching ids the viewer may see, and how many match in all. */
+  async search(
+    query: Omit<IndexQuery, 'terms'> & { tsQuery?: string | undefined },
+    viewer: Viewer | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<{ ids: string[]; total: number }> {
+    const { tsQuery, ...filters } = query;
+    const terms = tsQuery === undefined ? undefined : await this.#terms(tsQuery);
+    await this.#ready();
+    return this.#index.search({ ...filters, terms }, viewer, page);
+  }
+
+  /**
+   * Reads the change log now (after the calls already waiting), unless nothing is loaded yet.
+   * Never rejects: a failure is reported and the timer's next read tries again.
+   */
+  sync(): Promise<void> {
+    if (!this.#loading) return Promise.resolve();
+    this.#queued ??= this.#chain.then(() => {
+      this.#queued = undefined;
+      return this.#read();
+    });
+    const next = this.#queued.catch(this.#onError);
+    this.#chain = next;
+    return next;
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #ready(): Promise<void> {
+    this.#loading ??= this.#reload().then(
+      () => this.#startTimer(),
+      (error: unknown) => {
+        this.#loading = undefined; // the next search tries again
+        throw error;
+      },
+    );
+    return this.#loading;
+  }
+
+  async #reload(): Promise<void> {
+    const log = await this.#source.searchLog();
+    this.#index.load(await this.#source.searchDocuments());
+    this.#position = LogPosition.of(log, Date.now());
+    this.#lastRead = Date.now();
+  }
+
+  async #read(): Promise<void> {
+    if (Date.now() - this.#lastRead > GAP_LIFETIME_MS) return this.#reload();
+    const changes = await this.#source.searchChanges(this.#position.last, this.#position.ranges());
+    const ids = [...new Set(changes.map((c) => c.recipeId))];
+    if (ids.length > RELOAD_OVER && ids.length * 4 > this.#index.size) return this.#reload();
+    if (ids.length > 0) {
+      const documents = await this.#source.searchDocuments(ids);
+      const present = new Set(documents.map((d) => d.id));
+      for (const document of documents) this.#index.upsert(document);
+      for (const id of ids) if (!present.has(id)) this.#index.remove(id);
+    }
+    this.#position.advance(
+      changes.map((c) => c.seq),
+      Date.now(),
+    );
+    this.#lastRead = Date.now();
+    if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
+      this.#lastPrune = Date.now();
+      await this.#source.pruneSearchChanges(CHANGE_LOG_SECONDS);
+    }
+  }
+
+  #startTimer(): void {
+    if (this.#closed || this.#timer) return;
+    this.#timer = setInterval(() => void this.sync(), this.#pollMs);
+    this.#timer.unref();
+  }
+
+  /** The query's terms as the database stems them (remembered: a word always stems the same). */
+  async #terms(tsQuery: string): Promise<QueryTerm[]> {
+    const known = this.#stemmed.get(tsQuery);
+    if (known) return known;
+    const terms = parseQueryText(await this.#source.stemQuery(tsQuery));
+    if (this.#stemmed.size >= STEMMED_CACHE_SIZE) this.#stemmed.delete(this.#stemmed.keys().next().value!);
+    this.#stemmed.set(tsQuery, terms);
+    return terms;
+  }
+}
+
+interface Gap {
+  lo: number;
+  hi: number;
+  since: number;
+}
+
+/**
+ * How far the change log has been read: the highest number seen, and the numbers missing below
+ * it. A number is taken when its row is inserted but the row shows only when its transaction
+ * commits, so a missing number is a transaction still running (or one rolled back): it is looked
+ * for again at every read until it shows or GAP_LIFETIME_MS passes.
+ */
+export class LogPosition {
+  last = 0;
+  #gaps: Gap[] = [];
+
+  /** The position after reading a whole log (its numbers, ascending). */
+  static of(seqs: readonly number[], now: number): LogPosition {
+    const position = new LogPosition();
+    if (seqs.length === 0) return position;
+    position.last = seqs[0]!;
+    position.advance(seqs.slice(1), now);
+    return position;
+  }
+
+  /** Inclusive ranges of the missing numbers. */
+  ranges(): Array<[number, number]> {
+    return this.#gaps.map((g) => [g.lo, g.hi]);
+  }
+
+  /** Takes the numbers just read (after `last` or within a gap). */
+  advance(seqs: readonly number[], now: number): void {
+    const found = [...seqs].sort((a, b) => a - b);
+    const gaps = this.#gaps.flatMap((gap) => without(gap, found));
+    let next = this.last + 1;
+    for (const seq of found) {
+      if (seq < next) continue;
+      if (seq > next) gaps.push({ lo: next, hi: seq - 1, since: now });
+      next = seq + 1;
+    }
+    this.last = next - 1;
+    this.#gaps = merged(gaps.filter((g) => now - g.since < GAP_LIFETIME_MS));
+  }
+}
+
+/** A gap less the numbers found in it (sorted). */
+function without(gap: Gap, found: readonly number[]): Gap[] {
+  const out: Gap[] = [];
+  let lo = gap.lo;
+  for (const seq of found) {
+    if (seq < lo || seq > gap.hi) continue;
+    if (seq > lo) out.push({ lo, hi: seq - 1, since: gap.since });
+    lo = seq + 1;
+  }
+  if (lo <= gap.hi) out.push({ lo, hi: gap.hi, since: gap.since });
+  return out;
+}
+
+/** At most MAX_GAPS ranges: the two closest neighbours are joined until that holds. */
+function merged(gaps: Gap[]): Gap[] {
+  const sorted = gaps.sort((a, b) => a.lo - b.lo);
+  while (sorted.length > MAX_GAPS) {
+    let at = 0;
+    for (let i = 1; i < sorted.length - 1; i++) {
+      if (sorted[i + 1]!.lo - sorted[i]!.hi < sorted[at + 1]!.lo - sorted[at]!.hi) at = i;
+    }
+    const [a, b] = [sorted[at]!, sorted[at + 1]!];
+    sorted.splice(at, 2, { lo: a.lo, hi: b.hi, since: Math.min(a.since, b.since) });
+  }
+  return sorted;
+}

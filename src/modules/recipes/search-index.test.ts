@@ -1,0 +1,302 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { createUser } from '../../../test/support/factories.ts';
+import { createRecipe } from '../../../test/support/recipes.ts';
+import { RecipesRepository, tsQueryText } from './repository.ts';
+import { LogPosition, RecipeSearchFeed } from './search-feed.ts';
+import {
+  parseQueryText,
+  parseVector,
+  RecipeSearchIndex,
+  topOf,
+  type SearchDocument,
+} from './search-index.ts';
+import type { RecipesTables } from './tables.ts';
+
+const PAGE = { limit: 100, offset: 0 };
+
+function doc(id: string, title: string, vector: string, extra: Partial<SearchDocument> = {}): SearchDocument {
+  return {
+    id,
+    title,
+    ownerId: null,
+    isPublic: false,
+    cuisine: 'italian',
+    difficulty: 'easy',
+    totalTime: 30,
+    fits: ['vegetarian'],
+    mealTypes: ['dinner'],
+    vector,
+    ...extra,
+  };
+}
+
+describe('RecipeSearchIndex', () => {
+  const build = () => {
+    const index = new RecipeSearchIndex();
+    index.load([
+      doc('a', 'Tomato Soup', "'soup':2A 'tomato':1A,5C"),
+      doc('b', 'Soupy Rice', "'rice':2A 'soupi':1A"),
+      doc('c', 'Green Salad', "'green':1A 'salad':2A 'tomato':4B", { cuisine: 'french', totalTime: 10 }),
+      doc('d', 'Secret Soup', "'secret':1A 'soup':2A", { ownerId: 'u1' }),
+      doc('e', 'Chicken Soup', "'chicken':1A 'soup':2A,6B,9C", { fits: [], mealTypes: ['lunch'] }),
+    ]);
+    return index;
+  };
+  const ids = (index: RecipeSearchIndex, q: string, viewer?: { id: string; isAdmin: boolean }) =>
+    index.search({ terms: parseQueryText(q) }, viewer, PAGE).ids;
+
+  it('reads tsvector and tsquery text, quotes and weights included', () => {
+    expect(parseVector("'it''s':1A 'soup':2,3B")).toEqual([
+      ["it's", expect.any(Number)],
+      ['soup', expect.any(Number)],
+    ]);
+    expect(parseQueryText("'chicken' & 'soup':*")).toEqual([
+      { lexeme: 'chicken', prefix: false },
+      { lexeme: 'soup', prefix: true },
+    ]);
+  });
+
+  it('ranks by weighted occurrences, ties by title; prefixes and AND across words', () => {
+    const index = build();
+    // e has soup three times (A, B, C): above a and the private d, which have it once in A.
+    expect(ids(index, "'soup'")).toEqual(['e', 'a']);
+    expect(ids(index, "'soup':*")).toEqual(['e', 'b', 'a']);
+    expect(ids(index, "'tomato' & 'soup'")).toEqual(['a']);
+    expect(ids(index, "'tomato'")).toEqual(['a', 'c']);
+    expect(ids(index, "'nothing'")).toEqual([]);
+    expect(index.search({ terms: [] }, undefined, PAGE)).toEqual({ ids: [], total: 0 });
+  });
+
+  it('shows private documents to their owner and admins only', () => {
+    const index = build();
+    expect(ids(index, "'secret'")).toEqual([]);
+    expect(ids(index, "'secret'", { id: 'u2', isAdmin: false })).toEqual([]);
+    expect(ids(index, "'secret'", { id: 'u1', isAdmin: false })).toEqual(['d']);
+    expect(ids(index, "'secret'", { id: 'u2', isAdmin: true })).toEqual(['d']);
+  });
+
+  it('filters, orders by title without words, pages and counts', () => {
+    const index = build();
+    const all = index.search({}, undefined, PAGE);
+    expect(all).toEqual({ ids: ['e', 'c', 'b', 'a'], total: 4 });
+    expect(index.search({}, undefined, { limit: 2, offset: 1 })).toEqual({ ids: ['c', 'b'], total: 4 });
+    expect(index.search({ cuisine: 'french' }, undefined, PAGE).ids).toEqual(['c']);
+    expect(index.search({ maxTime: 20 }, undefined, PAGE).ids).toEqual(['c']);
+    expect(index.search({ dietary: 'vegetarian', mealType: 'dinner' }, undefined, PAGE).total).toBe(3);
+    expect(
+      index.search({ terms: parseQueryText("'soup':*"), mealType: 'lunch' }, undefined, PAGE).ids,
+    ).toEqual(['e']);
+  });
+
+  it('replaces and removes documents, new lexemes included, and compacts', () => {
+    const index = build();
+    index.upsert(doc('a', 'Zucchini Bake', "'bake':2A 'zucchini':1A"));
+    expect(ids(index, "'tomato'")).toEqual(['c']);
+    expect(ids(index, "'zucch':*")).toEqual(['a']);
+    expect(index.search({}, undefined, PAGE).ids).toEqual(['e', 'c', 'b', 'a']);
+    index.remove('c');
+    index.remove('missing');
+    expect(ids(index, "'tomato'")).toEqual([]);
+    expect(index.size).toBe(4);
+    for (let i = 0; i < 6000; i++) index.upsert(doc('x', `Extra ${i}`, `'extra':1A 'n${i}':2A`));
+    expect(index.size).toBe(5);
+    expect(ids(index, "'extra'")).toEqual(['x']);
+    expect(ids(index, "'n5999'")).toEqual(['x']);
+    expect(ids(index, "'n5998'")).toEqual([]);
+  });
+
+  it('keeps title order and the per-cuisine lists through many random writes', () => {
+    const index = new RecipeSearchIndex();
+    const model = new Map<string, SearchDocument>();
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 48271) % 2147483647), seed % n);
+    for (let step = 0; step < 3000; step++) {
+      const id = `r${next(300)}`;
+      if (next(5) === 0) {
+        index.remove(id);
+        model.delete(id);
+        continue;
+      }
+      // Titles crowd into one spot ("m" + a, "m" + aa, ...) so that title ranks run out of room.
+      const title = next(2) === 0 ? `m${'a'.repeat(next(60))}` : `t${next(1000)}`;
+      const document = doc(id, title, `'word':1A 'w${next(50)}':2B`, {
+        cuisine: ['thai', 'greek'][next(2)]!,
+      });
+      index.upsert(document);
+      model.set(id, document);
+    }
+    const expected = (cuisine?: string) =>
+      [...model.values()]
+        .filter((d) => cuisine === undefined || d.cuisine === cuisine)
+        .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id < b.id ? -1 : 1))
+        .map((d) => d.id);
+    const all = { limit: 1000, offset: 0 };
+    expect(index.search({}, undefined, all).ids).toEqual(expected());
+    expect(index.search({ cuisine: 'thai' }, undefined, all).ids).toEqual(expected('thai'));
+    expect(index.search({ cuisine: 'greek' }, undefined, all).ids).toEqual(expected('greek'));
+    expect(index.search({ terms: parseQueryText("'word'") }, undefined, all).ids).toEqual(expected());
+    expect(index.search({ cuisine: 'nordic' }, undefined, all)).toEqual({ ids: [], total: 0 });
+  });
+
+  it('takes the first items of an order with a heap as a full sort would', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1009);
+    const order = (a: number, b: number) => a - b;
+    for (const count of [0, 1, 5, 20, 300, 1000, 2000]) {
+      expect(topOf([...items], count, order)).toEqual([...items].sort(order).slice(0, count));
+    }
+  });
+});
+
+describe('LogPosition (how far the change log was read)', () => {
+  it('remembers numbers missing below the highest seen until they show', () => {
+    const position = LogPosition.of([3, 4, 7, 8, 11], 0);
+    expect(position.last).toBe(11);
+    expect(position.ranges()).toEqual([
+      [5, 6],
+      [9, 10],
+    ]);
+    position.advance([6, 12, 15], 1);
+    expect(position.last).toBe(15);
+    expect(position.ranges()).toEqual([
+      [5, 5],
+      [9, 10],
+      [13, 14],
+    ]);
+    position.advance([5, 9, 10, 13, 14], 2);
+    expect(position.ranges()).toEqual([]);
+    expect(LogPosition.of([], 0)).toMatchObject({ last: 0 });
+  });
+
+  it('gives up on a missing number after half an hour (a rolled-back transaction) and keeps few ranges', () => {
+    const position = LogPosition.of([1, 3], 0);
+    position.advance([], 29 * 60_000);
+    expect(position.ranges()).toEqual([[2, 2]]);
+    position.advance([], 31 * 60_000);
+    expect(position.ranges()).toEqual([]);
+    const sparse = LogPosition.of(
+      Array.from({ length: 200 }, (_, i) => i * 2),
+      0,
+    );
+    expect(sparse.ranges().length).toBe(64);
+    expect(sparse.ranges()[0]![0]).toBe(1);
+    expect(sparse.ranges().at(-1)![1]).toBe(397);
+  });
+});
+
+describe('the search index over the database', () => {
+  let ctx: TestApp;
+  let repo: RecipesRepository;
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    await ctx.services.ingredients.seedIngredients();
+    await ctx.services.recipes.seedCatalog();
+    repo = new RecipesRepository(ctx.database.db as unknown as Kysely<RecipesTables>);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (ctx) await ctx.close();
+  });
+
+  /** PostgreSQL answering the same search: ts_rank over the GIN index, then title and id. */
+  const postgresSearch = async (q: string, filter: { cuisine?: string; maxTime?: number } = {}) => {
+    const rows = await sql<{ id: string; total: number }>`
+      select r.id, count(*) over ()::int as total from recipes r
+      where (r.owner_id is null or r.is_public)
+        and r.search @@ to_tsquery('english', ${tsQueryText(q)!})
+        and (${filter.cuisine ?? null}::text is null or r.cuisine = ${filter.cuisine ?? null})
+        and (${filter.maxTime ?? null}::int is null or r.total_time <= ${filter.maxTime ?? null})
+      order by ts_rank(r.search, to_tsquery('english', ${tsQueryText(q)!})) desc, r.title, r.id
+      limit 100`.execute(ctx.database.db);
+    return { ids: rows.rows.map((r) => r.id), total: rows.rows[0]?.total ?? 0 };
+  };
+
+  it('ranks one word exactly as PostgreSQL ts_rank does, for every word of the catalog and as prefixes', async () => {
+    const feed = new RecipeSearchFeed(repo);
+    const words = await sql<{ word: string }>`
+      select word from ts_stat('select search from recipes') order by ndoc desc, word limit 150`.execute(
+      ctx.database.db,
+    );
+    // Single words only: for several, ts_rank weighs their proximity, which the index does not.
+    const single = words.rows.map((r) => r.word).filter((w) => /^[a-z0-9]+$/.test(w));
+    expect(single.length).toBeGreaterThan(100);
+    const queries = single.flatMap((word) => [word, word.slice(0, 3)]);
+    for (const q of queries) {
+      const ours = await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE);
+      expect({ q, ...ours }).toEqual({ q, ...(await postgresSearch(q)) });
+    }
+    for (const q of ['chicken', 'rice', 'tomat', 'egg']) {
+      for (const filter of [{ cuisine: 'italian' }, { maxTime: 30 }]) {
+        const ours = await feed.search({ tsQuery: tsQueryText(q), ...filter }, undefined, PAGE);
+        expect(ours).toEqual(await postgresSearch(q, filter));
+      }
+    }
+    feed.close();
+  });
+
+  it("sees another instance's inserts, edits, visibility changes and deletes at its next read of the change log", async () => {
+    const other = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    const find = async (q: string) => (await other.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).ids;
+    expect(await find('quokka')).toEqual([]);
+    const owner = await createUser(ctx, { tier: 'pro' });
+    const made = await createRecipe(ctx, owner, { title: 'Quokka Stew', is_public: true });
+    expect(await find('quokka')).toEqual([]); // not read yet
+    await other.sync();
+    expect(await find('quokka')).toEqual([made.id]);
+    await sql`update recipes set title = 'Wombat Stew' where id = ${made.id}`.execute(ctx.database.db);
+    await other.sync();
+    expect(await find('quokka')).toEqual([]);
+    expect(await find('wombat')).toEqual([made.id]);
+    await sql`update recipes set is_public = false where id = ${made.id}`.execute(ctx.database.db);
+    await other.sync();
+    expect(await find('wombat')).toEqual([]);
+    const mine = await other.search(
+      { tsQuery: tsQueryText('wombat') },
+      { id: owner.user.id, isAdmin: false },
+      PAGE,
+    );
+    expect(mine.ids).toEqual([made.id]);
+    await sql`delete from recipes where id = ${made.id}`.execute(ctx.database.db);
+    await other.sync();
+    expect(
+      (await other.search({ tsQuery: tsQueryText('wombat') }, { id: owner.user.id, isAdmin: true }, PAGE))
+        .total,
+    ).toBe(0);
+    other.close();
+  });
+
+  it('misses no change of a transaction that commits after a later one was read (PostgreSQL)', async (test) => {
+    if (!ctx.database.pool) {
+      test.skip('needs concurrent transactions: runs with TEST_DATABASE_URL (PostgreSQL)');
+      return;
+    }
+    const db = ctx.database.db as unknown as Kysely<RecipesTables>;
+    const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    const find = async (q: string) => (await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).total;
+    expect(await find('platypus')).toBe(0);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const started = new Promise<void>((resolve) => (inserted = resolve));
+    const slow = db.transaction().execute(async (trx) => {
+      await sql`update recipes set title = 'Platypus Pie' where id = (
+        select id from recipes where owner_id is null order by id limit 1)`.execute(trx);
+      inserted();
+      await held;
+    });
+    await started;
+    // A later change commits first, and is read, while the first transaction is still open.
+    await sql`update recipes set title = 'Echidna Tart' where id = (
+      select id from recipes where owner_id is null order by id desc limit 1)`.execute(db);
+    await feed.sync();
+    expect(await find('echidna')).toBe(1);
+    expect(await find('platypus')).toBe(0);
+    release();
+    await slow;
+    await feed.sync();
+    expect(await find('platypus')).toBe(1);
+    feed.close();
+  });
+});
