@@ -409,6 +409,8 @@ export class RecipeSearchIndex {
     if (terms.length === 0) return { ids: [], total: 0 };
     this.#ensureScratch();
     const scores = this.#scores;
+    const postings = terms.length === 1 ? this.#postingsOf(terms[0]!) : [];
+    if (postings.length === 1) return this.#onePostingPage(postings[0]!, keep, page);
     const hits = this.#hits;
     const touched: number[] = [];
     terms.forEach((term, word) => {
@@ -441,6 +443,27 @@ export class RecipeSearchIndex {
     );
     for (const ord of touched) scores[ord] = 0;
     return { ids: best.slice(page.offset).map((ord) => docs[ord]!.id), total: matches.length };
+  }
+
+  /** #rankedPage for one word of one lexeme (the common case): its posting holds the ranks. */
+  #onePostingPage(posting: Posting, keep: (ord: number) => boolean, page: { limit: number; offset: number }) {
+    const scores = this.#scores;
+    const matches: number[] = [];
+    const { ords, scores: parts } = posting;
+    for (let i = 0; i < ords.length; i++) {
+      const ord = ords[i]!;
+      if (this.#docs[ord] === undefined || !keep(ord)) continue;
+      matches.push(ord);
+      scores[ord] = Math.fround(parts[i]!); // ts_rank is single precision
+    }
+    const ranks = this.#columns.titleRank;
+    const best = topOf(
+      matches,
+      page.offset + page.limit,
+      (a, b) => scores[b]! - scores[a]! || ranks[a]! - ranks[b]!,
+    );
+    for (const ord of matches) scores[ord] = 0;
+    return { ids: best.slice(page.offset).map((ord) => this.#docs[ord]!.id), total: matches.length };
   }
 
   #ensureScratch(): void {
