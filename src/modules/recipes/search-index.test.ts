@@ -126,6 +126,14 @@ describe('RecipeSearchIndex', () => {
       });
       index.upsert(document);
       model.set(id, document);
+      // Ranked postings are kept between queries: they must follow the writes in between.
+      if (step % 500 === 0) {
+        const ranked = index.search({ terms: parseQueryText("'word'") }, undefined, {
+          limit: 1000,
+          offset: 0,
+        });
+        expect(ranked.total).toBe(model.size);
+      }
     }
     const expected = (cuisine?: string) =>
       [...model.values()]

@@ -44,6 +44,8 @@ export interface IndexQuery {
 interface Posting {
   ords: number[];
   scores: number[];
+  /** The ords by ts_rank, then title: built at the first one-word query, dropped when it grows. */
+  ranked?: Int32Array | undefined;
 }
 
 /** Tags (diets, meal types) a document can be filtered by, as bits: the vocabularies are small. */
@@ -267,6 +269,7 @@ export class RecipeSearchIndex {
       }
       posting.ords.push(ord);
       posting.scores.push(score);
+      posting.ranked = undefined;
     }
     return doc;
   }
@@ -445,25 +448,31 @@ export class RecipeSearchIndex {
     return { ids: best.slice(page.offset).map((ord) => docs[ord]!.id), total: matches.length };
   }
 
-  /** #rankedPage for one word of one lexeme (the common case): its posting holds the ranks. */
+  /**
+   * #rankedPage for one word of one lexeme (the common case): the posting's ords in rank order
+   * are kept, so a page is one pass that counts what passes the filter.
+   */
   #onePostingPage(posting: Posting, keep: (ord: number) => boolean, page: { limit: number; offset: number }) {
-    const scores = this.#scores;
-    const matches: number[] = [];
-    const { ords, scores: parts } = posting;
-    for (let i = 0; i < ords.length; i++) {
-      const ord = ords[i]!;
-      if (this.#docs[ord] === undefined || !keep(ord)) continue;
-      matches.push(ord);
-      scores[ord] = Math.fround(parts[i]!); // ts_rank is single precision
+    posting.ranked ??= this.#rankOrder(posting);
+    const docs = this.#docs;
+    const ids: string[] = [];
+    let total = 0;
+    for (const ord of posting.ranked) {
+      if (docs[ord] === undefined || !keep(ord)) continue;
+      if (total >= page.offset && ids.length < page.limit) ids.push(docs[ord].id);
+      total += 1;
     }
+    return { ids, total };
+  }
+
+  /** A posting's ords by rank (ts_rank is single precision), then by title. */
+  #rankOrder({ ords, scores }: Posting): Int32Array {
     const ranks = this.#columns.titleRank;
-    const best = topOf(
-      matches,
-      page.offset + page.limit,
-      (a, b) => scores[b]! - scores[a]! || ranks[a]! - ranks[b]!,
+    const rank = scores.map((score) => Math.fround(score));
+    const places = Array.from(ords.keys()).sort(
+      (a, b) => rank[b]! - rank[a]! || ranks[ords[a]!]! - ranks[ords[b]!]!,
     );
-    for (const ord of matches) scores[ord] = 0;
-    return { ids: best.slice(page.offset).map((ord) => this.#docs[ord]!.id), total: matches.length };
+    return Int32Array.from(places, (i) => ords[i]!);
   }
 
   #ensureScratch(): void {
