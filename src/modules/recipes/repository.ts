@@ -299,33 +299,6 @@ export class RecipesRepository {
     return sql`(select d.id from (${side(true)} union all ${side(false)}) d order by d.part, d.id limit ${draw.size})`;
   }
 
-  /** The summaries of these recipes (those still visible), in this order: GET /api/recipes' page. */
-  async summaries(ids: readonly string[], viewer: Viewer | undefined): Promise<SummaryRow[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.#db
-      .selectFrom('recipes as r')
-      .select((eb) => [
-        'r.id',
-        'r.title',
-        'r.description',
-        'r.cuisine',
-        'r.difficulty',
-        'r.prep_time',
-        'r.cook_time',
-        'r.servings',
-        'r.calories',
-        'r.rating_count',
-        'r.rating_sum',
-        sql<string | null>`r.images[1]`.as('image_url'),
-        isFavourite(eb, viewer),
-      ])
-      .where('r.id', 'in', [...ids])
-      .where((eb) => visibleTo(eb, viewer))
-      .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  }
-
   // ---- the search index's feed (search-feed.ts) -----------------------------------------------
 
   /** Recipes as the search index holds them: all of them, or those with these ids. */
@@ -343,6 +316,14 @@ export class RecipesRepository {
         'r.fits',
         'r.meal_types',
         sql<string>`r.search::text`.as('vector'),
+        'r.description',
+        'r.prep_time',
+        'r.cook_time',
+        'r.servings',
+        'r.calories',
+        'r.rating_count',
+        'r.rating_sum',
+        sql<string | null>`r.images[1]`.as('image_url'),
       ])
       .$if(ids !== undefined, (qb) => qb.where('r.id', '=', sql<string>`any(${[...(ids ?? [])]}::uuid[])`))
       .execute();
@@ -357,6 +338,18 @@ export class RecipesRepository {
       fits: r.fits,
       mealTypes: r.meal_types,
       vector: r.vector,
+      shown: {
+        description: r.description,
+        cuisine: r.cuisine,
+        difficulty: r.difficulty,
+        prepTime: r.prep_time,
+        cookTime: r.cook_time,
+        servings: r.servings,
+        calories: r.calories,
+        ratingCount: r.rating_count,
+        ratingSum: r.rating_sum,
+        imageUrl: r.image_url,
+      },
     }));
   }
 
@@ -393,16 +386,16 @@ export class RecipesRepository {
     return result.rows[0]!.q;
   }
 
-  /** Whether the user owns a recipe only they (and admins) can see. */
-  async hasPrivateRecipes(userId: string): Promise<boolean> {
-    const row = await this.#db
-      .selectFrom('recipes')
-      .select('id')
-      .where('owner_id', '=', userId)
-      .where('is_public', '=', false)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** Which of these recipes the user has favourited. */
+  async favouritesAmong(userId: string, recipeIds: readonly string[]): Promise<Set<string>> {
+    if (recipeIds.length === 0) return new Set();
+    const rows = await this.#db
+      .selectFrom('recipe_favourites')
+      .select('recipe_id')
+      .where('user_id', '=', userId)
+      .where('recipe_id', '=', sql<string>`any(${[...recipeIds]}::uuid[])`)
+      .execute();
+    return new Set(rows.map((r) => r.recipe_id));
   }
 
   #filter(eb: RecipeEb, filter: RecipeFilter): Expression<SqlBool> {

@@ -1,6 +1,12 @@
 import type { Viewer } from './contract.ts';
 import type { RecipesRepository } from './repository.ts';
-import { parseQueryText, RecipeSearchIndex, type IndexQuery, type QueryTerm } from './search-index.ts';
+import {
+  parseQueryText,
+  RecipeSearchIndex,
+  type IndexQuery,
+  type QueryTerm,
+  type SearchHit,
+} from './search-index.ts';
 
 /** What the feed reads (RecipesRepository implements it). */
 export type SearchSource = Pick<
@@ -56,12 +62,12 @@ export class RecipeSearchFeed {
     this.#onError = options.onError ?? ((error) => console.error('recipe search index: read failed', error));
   }
 
-  /** The page of matching ids the viewer may see, and how many match in all. */
+  /** The page of matches the viewer may see, and how many match in all. */
   async search(
     query: Omit<IndexQuery, 'terms'> & { tsQuery?: string | undefined },
     viewer: Viewer | undefined,
     page: { limit: number; offset: number },
-  ): Promise<{ ids: string[]; total: number }> {
+  ): Promise<{ hits: SearchHit[]; total: number }> {
     const { tsQuery, ...filters } = query;
     const terms = tsQuery === undefined ? undefined : await this.#terms(tsQuery);
     await this.#ready();

@@ -28,8 +28,25 @@ function doc(id: string, title: string, vector: string, extra: Partial<SearchDoc
     fits: ['vegetarian'],
     mealTypes: ['dinner'],
     vector,
+    shown: {
+      description: '',
+      cuisine: extra.cuisine ?? 'italian',
+      difficulty: 'easy',
+      prepTime: 10,
+      cookTime: 20,
+      servings: 2,
+      calories: 500,
+      ratingCount: 0,
+      ratingSum: 0,
+      imageUrl: null,
+    },
     ...extra,
   };
+}
+
+/** A search's answer as ids (what these tests compare). */
+function idsOf(result: { hits: Array<{ id: string }>; total: number }): { ids: string[]; total: number } {
+  return { ids: result.hits.map((h) => h.id), total: result.total };
 }
 
 describe('RecipeSearchIndex', () => {
@@ -45,7 +62,7 @@ describe('RecipeSearchIndex', () => {
     return index;
   };
   const ids = (index: RecipeSearchIndex, q: string, viewer?: { id: string; isAdmin: boolean }) =>
-    index.search({ terms: parseQueryText(q) }, viewer, PAGE).ids;
+    idsOf(index.search({ terms: parseQueryText(q) }, viewer, PAGE)).ids;
 
   it('reads tsvector and tsquery text, quotes and weights included', () => {
     expect(parseVector("'it''s':1A 'soup':2,3B")).toEqual([
@@ -66,7 +83,7 @@ describe('RecipeSearchIndex', () => {
     expect(ids(index, "'tomato' & 'soup'")).toEqual(['a']);
     expect(ids(index, "'tomato'")).toEqual(['a', 'c']);
     expect(ids(index, "'nothing'")).toEqual([]);
-    expect(index.search({ terms: [] }, undefined, PAGE)).toEqual({ ids: [], total: 0 });
+    expect(idsOf(index.search({ terms: [] }, undefined, PAGE))).toEqual({ ids: [], total: 0 });
   });
 
   it('shows private documents to their owner and admins only', () => {
@@ -79,14 +96,17 @@ describe('RecipeSearchIndex', () => {
 
   it('filters, orders by title without words, pages and counts', () => {
     const index = build();
-    const all = index.search({}, undefined, PAGE);
+    const all = idsOf(index.search({}, undefined, PAGE));
     expect(all).toEqual({ ids: ['e', 'c', 'b', 'a'], total: 4 });
-    expect(index.search({}, undefined, { limit: 2, offset: 1 })).toEqual({ ids: ['c', 'b'], total: 4 });
-    expect(index.search({ cuisine: 'french' }, undefined, PAGE).ids).toEqual(['c']);
-    expect(index.search({ maxTime: 20 }, undefined, PAGE).ids).toEqual(['c']);
-    expect(index.search({ dietary: 'vegetarian', mealType: 'dinner' }, undefined, PAGE).total).toBe(3);
+    expect(idsOf(index.search({}, undefined, { limit: 2, offset: 1 }))).toEqual({
+      ids: ['c', 'b'],
+      total: 4,
+    });
+    expect(idsOf(index.search({ cuisine: 'french' }, undefined, PAGE)).ids).toEqual(['c']);
+    expect(idsOf(index.search({ maxTime: 20 }, undefined, PAGE)).ids).toEqual(['c']);
+    expect(idsOf(index.search({ dietary: 'vegetarian', mealType: 'dinner' }, undefined, PAGE)).total).toBe(3);
     expect(
-      index.search({ terms: parseQueryText("'soup':*"), mealType: 'lunch' }, undefined, PAGE).ids,
+      idsOf(index.search({ terms: parseQueryText("'soup':*"), mealType: 'lunch' }, undefined, PAGE)).ids,
     ).toEqual(['e']);
   });
 
@@ -95,7 +115,7 @@ describe('RecipeSearchIndex', () => {
     index.upsert(doc('a', 'Zucchini Bake', "'bake':2A 'zucchini':1A"));
     expect(ids(index, "'tomato'")).toEqual(['c']);
     expect(ids(index, "'zucch':*")).toEqual(['a']);
-    expect(index.search({}, undefined, PAGE).ids).toEqual(['e', 'c', 'b', 'a']);
+    expect(idsOf(index.search({}, undefined, PAGE)).ids).toEqual(['e', 'c', 'b', 'a']);
     index.remove('c');
     index.remove('missing');
     expect(ids(index, "'tomato'")).toEqual([]);
@@ -128,10 +148,12 @@ describe('RecipeSearchIndex', () => {
       model.set(id, document);
       // Ranked postings are kept between queries: they must follow the writes in between.
       if (step % 500 === 0) {
-        const ranked = index.search({ terms: parseQueryText("'word'") }, undefined, {
-          limit: 1000,
-          offset: 0,
-        });
+        const ranked = idsOf(
+          index.search({ terms: parseQueryText("'word'") }, undefined, {
+            limit: 1000,
+            offset: 0,
+          }),
+        );
         expect(ranked.total).toBe(model.size);
       }
     }
@@ -141,11 +163,11 @@ describe('RecipeSearchIndex', () => {
         .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id < b.id ? -1 : 1))
         .map((d) => d.id);
     const all = { limit: 1000, offset: 0 };
-    expect(index.search({}, undefined, all).ids).toEqual(expected());
-    expect(index.search({ cuisine: 'thai' }, undefined, all).ids).toEqual(expected('thai'));
-    expect(index.search({ cuisine: 'greek' }, undefined, all).ids).toEqual(expected('greek'));
-    expect(index.search({ terms: parseQueryText("'word'") }, undefined, all).ids).toEqual(expected());
-    expect(index.search({ cuisine: 'nordic' }, undefined, all)).toEqual({ ids: [], total: 0 });
+    expect(idsOf(index.search({}, undefined, all)).ids).toEqual(expected());
+    expect(idsOf(index.search({ cuisine: 'thai' }, undefined, all)).ids).toEqual(expected('thai'));
+    expect(idsOf(index.search({ cuisine: 'greek' }, undefined, all)).ids).toEqual(expected('greek'));
+    expect(idsOf(index.search({ terms: parseQueryText("'word'") }, undefined, all)).ids).toEqual(expected());
+    expect(idsOf(index.search({ cuisine: 'nordic' }, undefined, all))).toEqual({ ids: [], total: 0 });
   });
 
   it('takes the first items of an order with a heap as a full sort would', () => {
@@ -232,12 +254,12 @@ describe('the search index over the database', () => {
     expect(single.length).toBeGreaterThan(100);
     const queries = single.flatMap((word) => [word, word.slice(0, 3)]);
     for (const q of queries) {
-      const ours = await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE);
+      const ours = idsOf(await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE));
       expect({ q, ...ours }).toEqual({ q, ...(await postgresSearch(q)) });
     }
     for (const q of ['chicken', 'rice', 'tomat', 'egg']) {
       for (const filter of [{ cuisine: 'italian' }, { maxTime: 30 }]) {
-        const ours = await feed.search({ tsQuery: tsQueryText(q), ...filter }, undefined, PAGE);
+        const ours = idsOf(await feed.search({ tsQuery: tsQueryText(q), ...filter }, undefined, PAGE));
         expect(ours).toEqual(await postgresSearch(q, filter));
       }
     }
@@ -246,13 +268,25 @@ describe('the search index over the database', () => {
 
   it("sees another instance's inserts, edits, visibility changes and deletes at its next read of the change log", async () => {
     const other = new RecipeSearchFeed(repo, { pollMs: 60_000 });
-    const find = async (q: string) => (await other.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).ids;
+    const find = async (q: string) =>
+      idsOf(await other.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).ids;
     expect(await find('quokka')).toEqual([]);
     const owner = await createUser(ctx, { tier: 'pro' });
     const made = await createRecipe(ctx, owner, { title: 'Quokka Stew', is_public: true });
     expect(await find('quokka')).toEqual([]); // not read yet
     await other.sync();
     expect(await find('quokka')).toEqual([made.id]);
+    // The shown fields come from the index: ratings and images are in the change log too.
+    await sql`update recipes set rating_count = 3, rating_sum = 13, images = '{https://img.example/q.png}'
+              where id = ${made.id}`.execute(ctx.database.db);
+    await other.sync();
+    const [hit] = (await other.search({ tsQuery: tsQueryText('quokka') }, undefined, PAGE)).hits;
+    expect(hit).toMatchObject({
+      title: 'Quokka Stew',
+      ratingCount: 3,
+      ratingSum: 13,
+      imageUrl: 'https://img.example/q.png',
+    });
     await sql`update recipes set title = 'Wombat Stew' where id = ${made.id}`.execute(ctx.database.db);
     await other.sync();
     expect(await find('quokka')).toEqual([]);
@@ -260,17 +294,16 @@ describe('the search index over the database', () => {
     await sql`update recipes set is_public = false where id = ${made.id}`.execute(ctx.database.db);
     await other.sync();
     expect(await find('wombat')).toEqual([]);
-    const mine = await other.search(
-      { tsQuery: tsQueryText('wombat') },
-      { id: owner.user.id, isAdmin: false },
-      PAGE,
+    const mine = idsOf(
+      await other.search({ tsQuery: tsQueryText('wombat') }, { id: owner.user.id, isAdmin: false }, PAGE),
     );
     expect(mine.ids).toEqual([made.id]);
     await sql`delete from recipes where id = ${made.id}`.execute(ctx.database.db);
     await other.sync();
     expect(
-      (await other.search({ tsQuery: tsQueryText('wombat') }, { id: owner.user.id, isAdmin: true }, PAGE))
-        .total,
+      idsOf(
+        await other.search({ tsQuery: tsQueryText('wombat') }, { id: owner.user.id, isAdmin: true }, PAGE),
+      ).total,
     ).toBe(0);
     other.close();
   });
@@ -282,7 +315,8 @@ describe('the search index over the database', () => {
     }
     const db = ctx.database.db as unknown as Kysely<RecipesTables>;
     const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
-    const find = async (q: string) => (await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).total;
+    const find = async (q: string) =>
+      idsOf(await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).total;
     expect(await find('platypus')).toBe(0);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -7,8 +7,8 @@ import type { Viewer } from './contract.ts';
  * recipe in 12 of 100,000) is ranked and counted in well under a millisecond, where PostgreSQL
  * visits every match's heap page for ts_rank and for the count (~40 ms, see README).
  *
- * The index is fed by search-feed.ts (a full load, then the recipes' change log); it never decides
- * visibility alone: the page's summaries are read from the database with the same check.
+ * The index is fed by search-feed.ts (a full load, then the recipes' change log) and serves the
+ * result fields too, so a search page needs no database read (but the caller's favourites).
  */
 
 /** One recipe as the index stores it. `vector` is `recipes.search` as text ('soup':3A,7C ...). */
@@ -23,7 +23,27 @@ export interface SearchDocument {
   fits: readonly string[];
   mealTypes: readonly string[];
   vector: string;
+  shown: ShownFields;
 }
+
+/**
+ * What a search result shows besides id and title, served from the index (the change log carries
+ * every column of it, ratings and images included); RecipesService adds is_favourite.
+ */
+export interface ShownFields {
+  description: string;
+  cuisine: string;
+  difficulty: string;
+  prepTime: number;
+  cookTime: number;
+  servings: number;
+  calories: number;
+  ratingCount: number;
+  ratingSum: number;
+  imageUrl: string | null;
+}
+
+export type SearchHit = { id: string; title: string } & ShownFields;
 
 /** One word of a query, as to_tsquery('english') stems it; `prefix` for `word:*`. */
 export interface QueryTerm {
@@ -107,6 +127,7 @@ interface Doc {
   title: string;
   ownerId: string | null;
   ord: number;
+  shown: ShownFields;
 }
 
 /** ts_rank's default weights of D, C, B, A, in single precision as PostgreSQL holds them. */
@@ -240,16 +261,17 @@ export class RecipeSearchIndex {
     query: IndexQuery,
     viewer: Viewer | undefined,
     page: { limit: number; offset: number },
-  ): { ids: string[]; total: number } {
+  ): { hits: SearchHit[]; total: number } {
     const keep = this.#filter(query, viewer);
-    if (!keep) return { ids: [], total: 0 };
+    if (!keep) return { hits: [], total: 0 };
     if (query.terms === undefined) return this.#titlePage(query.cuisine, keep, page);
     return this.#rankedPage(query.terms, keep, page);
   }
 
   #append(document: SearchDocument, indexLexemes = false): Doc {
     const ord = this.#docs.length;
-    const doc: Doc = { id: document.id, title: document.title, ownerId: document.ownerId, ord };
+    const { id, title, ownerId, shown } = document;
+    const doc: Doc = { id, title, ownerId, ord, shown };
     this.#docs.push(doc);
     this.#byId.set(doc.id, doc);
     const c = this.#columns;
@@ -372,16 +394,16 @@ export class RecipeSearchIndex {
     keep: (ord: number) => boolean,
     page: { limit: number; offset: number },
   ) {
-    const ids: string[] = [];
+    const hits: SearchHit[] = [];
     let total = 0;
     const cuisineId = cuisine === undefined ? undefined : this.#values.known(cuisine);
     const order = cuisineId === undefined ? this.#titleOrder : this.#cuisineList(cuisineId);
     for (const ord of order) {
       if (!keep(ord)) continue;
-      if (total >= page.offset && ids.length < page.limit) ids.push(this.#docs[ord]!.id);
+      if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(this.#docs[ord]!));
       total += 1;
     }
-    return { ids, total };
+    return { hits, total };
   }
 
   /** The postings of a term: its lexeme, or every lexeme it is a prefix of. */
@@ -409,7 +431,7 @@ export class RecipeSearchIndex {
     keep: (ord: number) => boolean,
     page: { limit: number; offset: number },
   ) {
-    if (terms.length === 0) return { ids: [], total: 0 };
+    if (terms.length === 0) return { hits: [], total: 0 };
     this.#ensureScratch();
     const scores = this.#scores;
     const postings = terms.length === 1 ? this.#postingsOf(terms[0]!) : [];
@@ -445,7 +467,7 @@ export class RecipeSearchIndex {
       (a, b) => scores[b]! - scores[a]! || ranks[a]! - ranks[b]!,
     );
     for (const ord of touched) scores[ord] = 0;
-    return { ids: best.slice(page.offset).map((ord) => docs[ord]!.id), total: matches.length };
+    return { hits: best.slice(page.offset).map((ord) => hitOf(docs[ord]!)), total: matches.length };
   }
 
   /**
@@ -455,14 +477,14 @@ export class RecipeSearchIndex {
   #onePostingPage(posting: Posting, keep: (ord: number) => boolean, page: { limit: number; offset: number }) {
     posting.ranked ??= this.#rankOrder(posting);
     const docs = this.#docs;
-    const ids: string[] = [];
+    const hits: SearchHit[] = [];
     let total = 0;
     for (const ord of posting.ranked) {
       if (docs[ord] === undefined || !keep(ord)) continue;
-      if (total >= page.offset && ids.length < page.limit) ids.push(docs[ord].id);
+      if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(docs[ord]));
       total += 1;
     }
-    return { ids, total };
+    return { hits, total };
   }
 
   /** A posting's ords by rank (ts_rank is single precision), then by title. */
@@ -481,6 +503,10 @@ export class RecipeSearchIndex {
     this.#scores = new Float64Array(size);
     this.#hits = new Uint8Array(size);
   }
+}
+
+function hitOf(doc: Doc): SearchHit {
+  return { id: doc.id, title: doc.title, ...doc.shown };
 }
 
 /** Where an ordinal of title rank `rank` stands in a list in title order. */

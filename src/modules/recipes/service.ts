@@ -28,6 +28,7 @@ import {
   type SummaryRow,
 } from './repository.ts';
 import { RecipeSearchFeed, type SearchFeedOptions } from './search-feed.ts';
+import type { SearchHit } from './search-index.ts';
 import type { RecipeSeed } from './seed/types.ts';
 import type { RecipeIngredientRow } from './tables.ts';
 
@@ -178,14 +179,14 @@ export class RecipesService implements RecipeCatalog {
   }
 
   /**
-   * Two steps: which recipes (ids and total, from the in-memory search index: search-index.ts),
-   * then their summaries, read fresh from the database by primary key with the visibility check.
+   * From the in-memory search index (search-index.ts): which recipes, in which order, how many,
+   * and what each result shows; the database is read only for the caller's favourites.
    */
   async search(
     query: RecipeSearchQuery,
     viewer: Viewer | undefined,
   ): Promise<{ items: RecipeSummary[]; total: number }> {
-    const hits = await this.#searchIndex.search(
+    const { hits, total } = await this.#searchIndex.search(
       {
         tsQuery: query.q === undefined ? undefined : tsQueryText(query.q),
         cuisine: query.cuisine?.trim().toLowerCase() || undefined,
@@ -197,8 +198,13 @@ export class RecipesService implements RecipeCatalog {
       viewer,
       { limit: query.limit, offset: query.offset },
     );
-    const rows = await this.#repo.summaries(hits.ids, viewer);
-    return { items: rows.map(toSummary), total: hits.total };
+    const favourites = viewer
+      ? await this.#repo.favouritesAmong(
+          viewer.id,
+          hits.map((h) => h.id),
+        )
+      : new Set<string>();
+    return { items: hits.map((hit) => summaryOfHit(hit, favourites.has(hit.id))), total };
   }
 
   /** Stops the search index's background reads (the service is closing). */
@@ -210,7 +216,9 @@ export class RecipesService implements RecipeCatalog {
     if (!isUuid(recipeId)) return false;
     const row = await this.#repo.findVisible(recipeId, actor);
     if (!row || !(actor.isAdmin || row.owner_id === actor.id)) return false;
-    return this.#repo.addImage(recipeId, url, kind);
+    const added = await this.#repo.addImage(recipeId, url, kind);
+    await this.#searchIndex.sync();
+    return added;
   }
 
   // ---- detail and writes -----------------------------------------------------------------------
@@ -342,6 +350,7 @@ export class RecipesService implements RecipeCatalog {
     if (!recipe) throw notFound('Recipe');
     const aggregate = await this.#repo.rate(user.id, recipe.id, rating, notes ?? null);
     if (!aggregate) throw notFound('Recipe');
+    await this.#searchIndex.sync();
     // Re-sending the same rating teaches nothing new; a changed rating is learned once more.
     if (aggregate.previous !== rating)
       await this.#preferences.learnFromRating(user.id, rating, tasteOf(recipe));
@@ -523,6 +532,24 @@ function toSummary(row: SummaryRow): RecipeSummary {
     ratingAvg: ratingAvg(row.rating_sum, row.rating_count),
     ratingCount: row.rating_count,
     imageUrl: row.image_url,
+  };
+}
+
+function summaryOfHit(hit: SearchHit, isFavourite: boolean): RecipeSummary {
+  return {
+    id: hit.id,
+    title: hit.title,
+    description: hit.description,
+    cuisine: hit.cuisine,
+    difficulty: hit.difficulty as Difficulty,
+    prepTime: hit.prepTime,
+    cookTime: hit.cookTime,
+    servings: hit.servings,
+    calories: Math.round(hit.calories),
+    isFavourite,
+    ratingAvg: ratingAvg(hit.ratingSum, hit.ratingCount),
+    ratingCount: hit.ratingCount,
+    imageUrl: hit.imageUrl,
   };
 }
 
