@@ -79,11 +79,13 @@ export class RecipeSearchFeed {
    * Never rejects: a failure is reported and the timer's next read tries again.
    */
   sync(): Promise<void> {
-    if (!this.#loading) return Promise.resolve();
-    this.#queued ??= this.#chain.then(() => {
-      this.#queued = undefined;
-      return this.#read();
-    });
+    const loading = this.#loading;
+    if (!loading) return Promise.resolve();
+    // After the load too: a read racing the first load could apply a write the load then misses.
+    this.#queued ??= this.#chain
+      .then(() => loading)
+      .finally(() => (this.#queued = undefined))
+      .then(() => this.#read());
     const next = this.#queued.catch(this.#onError);
     this.#chain = next;
     return next;

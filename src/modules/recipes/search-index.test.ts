@@ -215,6 +215,41 @@ describe('LogPosition (how far the change log was read)', () => {
   });
 });
 
+describe('RecipeSearchFeed', () => {
+  it('a write synced while the first load is still reading is not lost when the load lands', async () => {
+    const documents = new Map<string, SearchDocument>();
+    const log: Array<{ seq: number; recipeId: string }> = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let loads = 0;
+    const feed = new RecipeSearchFeed(
+      {
+        searchLog: async () => log.map((c) => c.seq),
+        searchDocuments: async (ids?: readonly string[]) => {
+          const found = [...documents.values()].filter((d) => !ids || ids.includes(d.id));
+          if (!ids && loads++ === 0) await held; // the first load read the table before the write
+          return found;
+        },
+        searchChanges: async (after: number) => log.filter((c) => c.seq > after),
+        pruneSearchChanges: async () => undefined,
+        stemQuery: async (text: string) => `'${text.replace(':*', '')}'`,
+      },
+      { pollMs: 60_000 },
+    );
+    const searching = feed.search({ tsQuery: 'stew' }, undefined, PAGE);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    documents.set('x', doc('x', 'Stew', "'stew':1A"));
+    log.push({ seq: 1, recipeId: 'x' });
+    const synced = feed.sync();
+    await new Promise((resolve) => setTimeout(resolve, 10)); // a read not waiting for the load is done by now
+    release();
+    await searching;
+    await synced;
+    expect(idsOf(await feed.search({ tsQuery: 'stew' }, undefined, PAGE)).ids).toEqual(['x']);
+    feed.close();
+  });
+});
+
 describe('the search index over the database', () => {
   let ctx: TestApp;
   let repo: RecipesRepository;
