@@ -64,8 +64,6 @@ export interface IndexQuery {
 interface Posting {
   ords: number[];
   scores: number[];
-  /** The ords by ts_rank, then title: built at the first one-word query, dropped when it grows. */
-  ranked?: Int32Array | undefined;
 }
 
 /** Tags (diets, meal types) a document can be filtered by, as bits: the vocabularies are small. */
@@ -135,6 +133,8 @@ const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
 const WEIGHT_OF: Record<string, number> = { A: WEIGHTS[3]!, B: WEIGHTS[2]!, C: WEIGHTS[1]!, D: WEIGHTS[0]! };
 /** pi^2 / 6, the limit of sum(1/i^2) that ts_rank normalises by. */
 const SUM_INVERSE_SQUARES = 1.64493406685;
+/** One-word orders kept (the most recently built), at most this many ordinals in all (8 MB). */
+const WORD_ORDER_BUDGET = 2_000_000;
 /** Compact the postings once this many entries point at replaced or deleted recipes. */
 const COMPACT_AFTER_DEAD = 5_000;
 
@@ -202,6 +202,11 @@ export class RecipeSearchIndex {
   #dead = 0;
   #scores = new Float64Array(0);
   #hits = new Uint8Array(0);
+  /** One-word queries' live matches in rank order, valid while no document is added. */
+  readonly #wordOrders = new Map<string, { generation: number; ords: Int32Array }>();
+  #wordOrdersSize = 0;
+  /** Bumped whenever ordinals are added or renumbered. */
+  #generation = 0;
 
   get size(): number {
     return this.#byId.size;
@@ -269,6 +274,7 @@ export class RecipeSearchIndex {
   }
 
   #append(document: SearchDocument, indexLexemes = false): Doc {
+    this.#generation += 1;
     const ord = this.#docs.length;
     const { id, title, ownerId, shown } = document;
     const doc: Doc = { id, title, ownerId, ord, shown };
@@ -291,7 +297,6 @@ export class RecipeSearchIndex {
       }
       posting.ords.push(ord);
       posting.scores.push(score);
-      posting.ranked = undefined;
     }
     return doc;
   }
@@ -334,6 +339,7 @@ export class RecipeSearchIndex {
     this.#lexemes = this.#lexemes.filter((l) => this.#postings.has(l));
     this.#setTitleOrder(this.#titleOrder.map((ord) => renumbered[ord]!).filter((ord) => ord >= 0));
     this.#dead = 0;
+    this.#generation += 1;
   }
 
   /** Title order from scratch: ranks 0, 1, 2, ... and the per-cuisine lists. */
@@ -434,8 +440,7 @@ export class RecipeSearchIndex {
     if (terms.length === 0) return { hits: [], total: 0 };
     this.#ensureScratch();
     const scores = this.#scores;
-    const postings = terms.length === 1 ? this.#postingsOf(terms[0]!) : [];
-    if (postings.length === 1) return this.#onePostingPage(postings[0]!, keep, page);
+    if (terms.length === 1) return this.#wordPage(terms[0]!, keep, page);
     const hits = this.#hits;
     const touched: number[] = [];
     terms.forEach((term, word) => {
@@ -471,15 +476,20 @@ export class RecipeSearchIndex {
   }
 
   /**
-   * #rankedPage for one word of one lexeme (the common case): the posting's ords in rank order
-   * are kept, so a page is one pass that counts what passes the filter.
+   * #rankedPage for one word (the common case): its live matches in rank order are kept between
+   * queries until a document is added, so a page is one pass that counts what passes the filter.
    */
-  #onePostingPage(posting: Posting, keep: (ord: number) => boolean, page: { limit: number; offset: number }) {
-    posting.ranked ??= this.#rankOrder(posting);
+  #wordPage(term: QueryTerm, keep: (ord: number) => boolean, page: { limit: number; offset: number }) {
+    const key = `${term.prefix ? '*' : '='}${term.lexeme}`;
+    let order = this.#wordOrders.get(key);
+    if (order?.generation !== this.#generation) {
+      order = { generation: this.#generation, ords: this.#wordOrder(term) };
+      this.#keepWordOrder(key, order);
+    }
     const docs = this.#docs;
     const hits: SearchHit[] = [];
     let total = 0;
-    for (const ord of posting.ranked) {
+    for (const ord of order.ords) {
       if (docs[ord] === undefined || !keep(ord)) continue;
       if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(docs[ord]));
       total += 1;
@@ -487,14 +497,44 @@ export class RecipeSearchIndex {
     return { hits, total };
   }
 
-  /** A posting's ords by rank (ts_rank is single precision), then by title. */
-  #rankOrder({ ords, scores }: Posting): Int32Array {
+  #keepWordOrder(key: string, order: { generation: number; ords: Int32Array }): void {
+    const drop = (k: string) => {
+      this.#wordOrdersSize -= this.#wordOrders.get(k)?.ords.length ?? 0;
+      this.#wordOrders.delete(k);
+    };
+    drop(key);
+    this.#wordOrders.set(key, order);
+    this.#wordOrdersSize += order.ords.length;
+    // Maps iterate in insertion order: the first key is the oldest.
+    while (this.#wordOrdersSize > WORD_ORDER_BUDGET && this.#wordOrders.size > 1) {
+      drop(this.#wordOrders.keys().next().value!);
+    }
+  }
+
+  /** A word's live matches by rank (ts_rank, summed over a prefix's lexemes), then by title. */
+  #wordOrder(term: QueryTerm): Int32Array {
+    this.#ensureScratch();
+    const scores = this.#scores;
+    const seen = this.#hits;
+    const matches: number[] = [];
+    for (const { ords, scores: parts } of this.#postingsOf(term)) {
+      for (let i = 0; i < ords.length; i++) {
+        const ord = ords[i]!;
+        if (this.#docs[ord] === undefined) continue;
+        if (seen[ord] === 0) {
+          seen[ord] = 1;
+          matches.push(ord);
+        }
+        scores[ord] = Math.fround(scores[ord]! + parts[i]!);
+      }
+    }
     const ranks = this.#columns.titleRank;
-    const rank = scores.map((score) => Math.fround(score));
-    const places = Array.from(ords.keys()).sort(
-      (a, b) => rank[b]! - rank[a]! || ranks[ords[a]!]! - ranks[ords[b]!]!,
-    );
-    return Int32Array.from(places, (i) => ords[i]!);
+    matches.sort((a, b) => scores[b]! - scores[a]! || ranks[a]! - ranks[b]!);
+    for (const ord of matches) {
+      seen[ord] = 0;
+      scores[ord] = 0;
+    }
+    return Int32Array.from(matches);
   }
 
   #ensureScratch(): void {
