@@ -37,13 +37,10 @@ export interface CatalogRecipeValues extends RecipeValues {
   lines: IngredientLineValues[];
 }
 
+/** What planners' candidate reads filter on (search filters in memory: search-index.ts). */
 export interface RecipeFilter {
-  q?: string | undefined;
-  cuisine?: string | undefined;
   cuisines?: readonly string[] | undefined;
-  difficulty?: Difficulty | undefined;
   maxTime?: number | undefined;
-  dietary?: string | undefined;
   mealType?: MealType | undefined;
   fitsAll?: readonly string[] | undefined;
   withoutAllergens?: readonly string[] | undefined;
@@ -400,11 +397,8 @@ export class RecipesRepository {
 
   #filter(eb: RecipeEb, filter: RecipeFilter): Expression<SqlBool> {
     const all: Expression<SqlBool>[] = [];
-    if (filter.cuisine) all.push(eb('r.cuisine', '=', filter.cuisine));
     if (filter.cuisines?.length) all.push(eb('r.cuisine', 'in', [...filter.cuisines]));
-    if (filter.difficulty) all.push(eb('r.difficulty', '=', filter.difficulty));
     if (filter.maxTime !== undefined) all.push(eb('r.total_time', '<=', filter.maxTime));
-    if (filter.dietary) all.push(sql<SqlBool>`r.fits @> array[${filter.dietary}]::text[]`);
     if (filter.mealType) all.push(sql<SqlBool>`r.meal_types @> array[${filter.mealType}]::text[]`);
     if (filter.fitsAll?.length) all.push(sql<SqlBool>`r.fits @> ${[...filter.fitsAll]}::text[]`);
     if (filter.withoutAllergens?.length) {
