@@ -1,6 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { AnyDb } from './database.ts';
 
@@ -36,16 +37,45 @@ class ModuleMigrationProvider implements MigrationProvider {
   }
 }
 
+/**
+ * Runs on one connection with the statement timeout lifted (a long index build must not be
+ * cancelled by DB_STATEMENT_TIMEOUT_MS), then resets it for the pool.
+ */
 export async function migrateToLatest(db: AnyDb, schema = 'public'): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: new ModuleMigrationProvider(),
-    ...(schema !== 'public' ? { migrationTableSchema: schema } : {}),
+  await db.connection().execute(async (connection) => {
+    await sql`set statement_timeout = 0`.execute(connection);
+    try {
+      await migrate(connection, schema);
+    } finally {
+      await sql`reset statement_timeout`.execute(connection);
+    }
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
+}
+
+/**
+ * Kysely's migrator looks for its own tables by introspecting every schema of the database (with
+ * has_schema_privilege per schema): a schema that another process drops meanwhile (parallel test
+ * files, benchmarks, a removed tenant) fails that look-up with 3F000 before any migration ran.
+ * Such a failure is retried; a failing migration never is.
+ */
+const INTROSPECTION_ATTEMPTS = 5;
+
+async function migrate(db: AnyDb, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const migrator = new Migrator({
+      db,
+      provider: new ModuleMigrationProvider(),
+      ...(schema !== 'public' ? { migrationTableSchema: schema } : {}),
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (!error && !failed) return;
+    if (!failed && attempt < INTROSPECTION_ATTEMPTS && isVanishedSchema(error)) continue;
     const reason = error instanceof Error ? error.message : String(error ?? '');
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+}
+
+function isVanishedSchema(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '3F000';
 }
