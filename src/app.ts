@@ -1,17 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './platform/config.ts';
 import { serviceUnavailable } from './platform/errors.ts';
 import type { DatabaseHandle } from './platform/db/database.ts';
+import { transactional } from './platform/db/unit-of-work.ts';
 import { registerAuth } from './platform/http/auth.ts';
-import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.ts';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerErrorHandling,
+} from './platform/http/error-handler.ts';
+import { registerIdempotency } from './platform/idempotency/hook.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerRateLimit } from './platform/http/rate-limit.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { loggerOptions } from './platform/logger.ts';
+import { connectRedis } from './platform/redis.ts';
+import { fastifyTrustProxy } from './platform/http/client-address.ts';
 import { TokenService } from './platform/security/tokens.ts';
 import { createServices, registerModuleRoutes, type PlatformDeps, type Services } from './modules/index.ts';
 
@@ -33,12 +41,17 @@ export interface BuildOptions {
 
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, database } = options;
+  const redisLog: { warn?: (error: Error) => void } = {};
+  const redis = config.redisUrl
+    ? connectRedis(config.redisUrl, (error) => redisLog.warn?.(error))
+    : undefined;
   const deps: PlatformDeps = {
     config,
     database,
-    db: database.db,
+    ...transactional(database.db),
     tokens: new TokenService(options.jwtSecret),
     now: options.now ?? (() => new Date()),
+    redis,
   };
   const services = createServices(deps);
 
@@ -48,14 +61,26 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     },
-    trustProxy: true,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // A client has REQUEST_TIMEOUT_MS to send its whole request (headers included), so one that
+    // trickles bytes (slowloris) is answered 408 and cut off; checked at a tenth of that period.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(config.requestTimeoutMs / 10))),
+    },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
+  redisLog.warn = (error) => app.log.warn({ err: error.message }, 'redis unavailable; local counters');
+  app.addHook('onClose', async () => redis?.disconnect());
+  await bootstrapAdmins(app, services, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRoute', (route) => {
+    requireAuthDeclaration(route);
     const auth = route.config?.auth;
     if ((auth === 'bearer' || auth === 'admin' || auth === 'optional') && route.schema) {
       route.schema.security = [{ bearerAuth: [] }];
@@ -75,10 +100,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await app.register(cookie);
-  await registerRateLimit(app, {
+  const limitKeys = await registerRateLimit(app, {
     max: config.rateLimit.max,
     window: config.rateLimit.window,
-    redisUrl: config.redisUrl,
+    addressMax: config.rateLimit.addressMax,
+    redis: deps.redis,
+    tokens: deps.tokens,
   });
   await registerOpenApi(app);
   registerAuth(app, deps.tokens, services.accounts.loadPrincipal);
@@ -96,6 +123,38 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     },
   });
 
-  await registerModuleRoutes(app, services, config);
+  registerIdempotency(app, deps.uow, deps.now);
+  await registerModuleRoutes(app, services, config, limitKeys);
   return { app, services, deps };
+}
+
+/** Creates missing ADMIN_EMAILS accounts; says which listed addresses hold no rights. */
+async function bootstrapAdmins(app: FastifyInstance, services: Services, config: Config): Promise<void> {
+  for (const { email, outcome } of await services.accounts.bootstrapAdmins(config.adminPassword)) {
+    if (outcome === 'created') app.log.info({ email }, 'admin account created from ADMIN_EMAILS');
+    if (outcome === 'registered_by_someone_else')
+      app.log.warn(
+        { email },
+        'ADMIN_EMAILS lists an address that was registered before the service created it: it has NO admin rights. ' +
+          'If that account is yours, grant them with `npm run admin -- grant <email>`.',
+      );
+  }
+}
+
+/** Routes that plugins register for the API docs: public by nature. */
+const DOCS_PREFIX = '/api/docs';
+
+/**
+ * Deny by default: a route that does not say who may call it (`config.auth`) stops the service at
+ * start, so forgetting the declaration can never publish a route.
+ */
+function requireAuthDeclaration(route: RouteOptions): void {
+  if (route.config?.auth !== undefined) return;
+  if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`)) {
+    route.config = { ...route.config, auth: 'none' };
+    return;
+  }
+  throw new Error(
+    `Route ${String(route.method)} ${route.url} declares no auth: set config.auth to 'none', 'optional', 'bearer' or 'admin'.`,
+  );
 }

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: path.join(config.dataDir, 'pgdata'),
+    statementTimeoutMs: config.dbStatementTimeoutMs,
   });
   await migrateToLatest(database.db);
   const { app, services, deps } = await buildApp({
@@ -18,7 +19,10 @@ async function main(): Promise<void> {
     database,
     jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
   });
-  if (config.seedCatalog) await seedReferenceData(services, deps);
+  // Seeding a fresh database may take longer than a request's statement timeout allows.
+  if (config.seedCatalog) {
+    await deps.uow.run(() => seedReferenceData(services, deps), { statementTimeoutMs: 0 });
+  }
   const stopBackground = config.runWorkers
     ? await startBackgroundWork(services, deps)
     : async () => undefined;

@@ -19,18 +19,13 @@ let dbName: string;
 let model: FakeLlm;
 const ADMIN = 'multi-admin@example.test';
 
-/** A distinct client address per request, so the (shared, strict) rate limit stays out of the way. */
-const anyClient = () => ({
-  'x-forwarded-for': `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250)).join('.')}`,
-});
-
 async function call(
   target: ServiceProcess,
   method: string,
   path: string,
   init: { token?: string; body?: unknown; form?: FormData } = {},
 ) {
-  const headers: Record<string, string> = { ...anyClient() };
+  const headers: Record<string, string> = {};
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(target.url + path, {
@@ -66,8 +61,13 @@ describe.skipIf(!enabled)('two instances on one PostgreSQL and Redis', () => {
       LLM_API_KEY: 'test',
       CHAT_MODEL: 'fake-model',
       ADMIN_EMAILS: ADMIN,
+      // The service creates the admin account at start; registering it answers 409, login works.
+      ADMIN_PASSWORD: 'password123',
       REDIS_URL: redisUrl!,
-      RATE_LIMIT_MAX: '10',
+      RATE_LIMIT_MAX: '1000',
+      AUTH_RATE_LIMIT_MAX: '10',
+      // This test is the proxy in front of both instances: it names the client in X-Forwarded-For.
+      TRUST_PROXY: '127.0.0.1',
       RATE_LIMIT_WINDOW: '1 minute',
       JWT_SECRET: 'multi-instance-secret-multi-instance-secret',
       DATA_DIR: `/tmp/mise-multi-${dbName}`,
@@ -87,16 +87,21 @@ describe.skipIf(!enabled)('two instances on one PostgreSQL and Redis', () => {
     }
   });
 
-  it('shares rate-limit counters: the 11th request overall is limited, whichever instance gets it', async () => {
-    // A distinct client address per test run, so other runs sharing this Redis do not interfere.
+  it('shares rate-limit counters: the 11th registration from one address is limited, whichever instance gets it', async () => {
+    // A distinct client address per test run (named by this test, the trusted proxy), so other runs
+    // sharing this Redis do not interfere.
     const client = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250)).join('.')}`;
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const target = instances[i % 2]!;
-      const res = await fetch(`${target.url}/api/health`, { headers: { 'x-forwarded-for': client } });
+      const res = await fetch(`${target.url}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': client, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `rl${i}-${dbName}@example.test`, password: 'password123', name: 'R' }),
+      });
       statuses.push(res.status);
     }
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(201));
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ConfigError, parseConfig } from '../src/platform/config.ts';
+import { addressKey } from '../src/platform/http/client-address.ts';
 import { pagination } from '../src/platform/http/ids.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { createUser } from './support/factories.ts';
@@ -196,6 +197,132 @@ describe('rate limiting', () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await call('POST', '/api/auth/login', { body })).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('rate limits that cannot be dodged', () => {
+  const wrongLogin = (call: Api, email: string, forwardedFor?: string) =>
+    call('POST', '/api/auth/login', {
+      body: { email, password: 'wrong-password' },
+      ...(forwardedFor ? { headers: { 'x-forwarded-for': forwardedFor } } : {}),
+    });
+
+  it('ignores a client’s own X-Forwarded-For unless TRUST_PROXY names the proxy', async () => {
+    const app = await startTestApp({ AUTH_RATE_LIMIT_MAX: '3' });
+    try {
+      const call = client(app.baseUrl);
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await wrongLogin(call, `x${i}@example.com`, `203.0.113.${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('throttles one account whatever address the attempts come from, and unknown emails alike', async () => {
+    const now = Date.now();
+    const app = await startTestApp({ TRUST_PROXY: '127.0.0.1', AUTH_RATE_LIMIT_MAX: '1000' }, undefined, {
+      now: () => new Date(now),
+    });
+    try {
+      const call = client(app.baseUrl);
+      const victim = await createUser(app, { email: 'victim@example.com', password: 'password123' });
+      const attempt = async (email: string) => {
+        const statuses = [];
+        for (let i = 0; i < 8; i++)
+          statuses.push((await wrongLogin(call, email, `198.51.100.${i + 1}`)).status);
+        return statuses;
+      };
+      const expected = [401, 401, 401, 401, 401, 401, 429, 429];
+      expect(await attempt(victim.email)).toEqual(expected);
+      expect(await attempt('nobody-here@example.com')).toEqual(expected);
+      const limited = await call('POST', '/api/auth/login', {
+        body: { email: victim.email, password: victim.password },
+        headers: { 'x-forwarded-for': '192.0.2.77' },
+      });
+      expectProblem(limited, 429, 'rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('limits signed-in callers per user and refreshes per login, so one address is not one budget', async () => {
+    const app = await startTestApp({ RATE_LIMIT_MAX: '4', AUTH_RATE_LIMIT_MAX: '2' });
+    try {
+      const call = client(app.baseUrl);
+      const [a, b] = [await createUser(app), await createUser(app)];
+      const statusesOf = async (token: string) => {
+        const out = [];
+        for (let i = 0; i < 5; i++) out.push((await call('GET', '/api/me', { token })).status);
+        return out;
+      };
+      expect(await statusesOf(a.token)).toEqual([200, 200, 200, 200, 429]);
+      expect(await statusesOf(b.token)).toEqual([200, 200, 200, 200, 429]);
+      const cookieOf = (headers: Headers) =>
+        headers
+          .getSetCookie()
+          .find((c) => c.startsWith('refresh_token='))
+          ?.split(';')[0];
+      const family = async (user: { email: string; password: string }) => {
+        const logged = await call('POST', '/api/auth/login', {
+          body: { email: user.email, password: user.password },
+        });
+        let cookie = cookieOf(logged.headers);
+        const out = [];
+        for (let i = 0; i < 3; i++) {
+          const res = await call('POST', '/api/auth/refresh', { cookie });
+          out.push(res.status);
+          cookie = cookieOf(res.headers) ?? cookie;
+        }
+        return out;
+      };
+      expect(await family(a)).toEqual([200, 200, 429]);
+      expect(await family(b)).toEqual([200, 200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps a coarse per-address backstop over every caller', async () => {
+    const app = await startTestApp({ RATE_LIMIT_MAX: '100', ADDRESS_RATE_LIMIT_MAX: '3' });
+    try {
+      const call = client(app.baseUrl);
+      const [a, b] = [await createUser(app), await createUser(app)];
+      const statuses = [];
+      for (const token of [a.token, b.token, a.token, b.token])
+        statuses.push((await call('GET', '/api/me', { token })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('groups IPv6 clients by /64 and parses TRUST_PROXY strictly', () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:0db8:0001:0002:ffff:1:2:3'));
+    expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
+    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8, ::1, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => parseConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('deny by default', () => {
+  it('refuses to start when a route declares no auth', async () => {
+    await expect(
+      startTestApp({}, ({ app }) => {
+        app.get('/api/test/undeclared', async () => ({ secret: true }));
+      }),
+    ).rejects.toThrow(/GET \/api\/test\/undeclared declares no auth/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { flyerForm, multiPageFlyer } from '../../test/support/flyers.ts';
 import { startServiceProcess, type ServiceProcess } from '../../test/support/processes.ts';
-import { FAULT_PASSWORD, quick, registerUser, sleep, verdict, withDatabase, type Check } from './support.ts';
+import { FAULT_PASSWORD, quick, loginUser, sleep, verdict, withDatabase, type Check } from './support.ts';
 
 /**
  * Fault (b): the service is killed with SIGKILL while it processes a flyer. After a restart the
@@ -27,6 +27,7 @@ const checks = await withDatabase(async (databaseUrl) => {
     DATA_DIR: `/tmp/mise-faults-flyer-${process.pid}`,
     NODE_ENV: 'test',
     ADMIN_EMAILS: adminEmail,
+    ADMIN_PASSWORD: FAULT_PASSWORD,
     RATE_LIMIT_MAX: '100000000',
     AUTH_RATE_LIMIT_MAX: '100000',
     RUN_WORKERS: 'true',
@@ -35,7 +36,7 @@ const checks = await withDatabase(async (databaseUrl) => {
   const checks: Check[] = [];
   let service: ServiceProcess | undefined = await startServiceProcess(env);
   try {
-    const { token } = await registerUser(service.url, 'admin', adminEmail);
+    const token = await loginUser(service.url, adminEmail);
     // Access tokens live 15 minutes and the wait below can be longer: log in again on 401.
     const auth = { authorization: `Bearer ${token}` };
     const relogin = async (s: ServiceProcess) => {

@@ -59,6 +59,17 @@ export async function registerUser(
   return { token: body.access_token, email };
 }
 
+/** Logs in an existing account (e.g. the admin the service created from ADMIN_EMAILS). */
+export async function loginUser(baseUrl: string, email: string, password = FAULT_PASSWORD): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login answered ${login.status}: ${await login.text()}`);
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function run(command: string, args: string[]): Promise<string> {

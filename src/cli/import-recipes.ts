@@ -8,6 +8,7 @@ import {
 import { createServices } from '../modules/index.ts';
 import { ConfigError, parseConfig } from '../platform/config.ts';
 import { openDatabase } from '../platform/db/database.ts';
+import { transactional } from '../platform/db/unit-of-work.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { TokenService } from '../platform/security/tokens.ts';
 
@@ -35,7 +36,7 @@ async function main(): Promise<number> {
     const services = createServices({
       config,
       database,
-      db: database.db,
+      ...transactional(database.db),
       // Nothing is signed here; the services merely need a token service to be built.
       tokens: new TokenService(randomBytes(32).toString('hex')),
       now: () => new Date(),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, parseConfig } from '../platform/config.ts';
 import { openDatabase } from '../platform/db/database.ts';
+import { transactional } from '../platform/db/unit-of-work.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { resolveJwtSecret } from '../platform/security/secrets.ts';
 import { TokenService } from '../platform/security/tokens.ts';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     const deps = {
       config,
       database,
-      db: database.db,
+      ...transactional(database.db),
       tokens: new TokenService(resolveJwtSecret(config.jwtSecret, config.dataDir)),
       now: () => new Date(),
     };

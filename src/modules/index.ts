@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { LimitKeys } from '../platform/http/rate-limit.ts';
+import { DailyAllowances } from '../platform/quotas/daily-allowance.ts';
+import { LoginThrottle, MemoryFailureStore, RedisFailureStore } from '../platform/security/login-throttle.ts';
 import type { Config } from '../platform/config.ts';
 import type { AnyDb, DatabaseHandle } from '../platform/db/database.ts';
+import type { UnitOfWork } from '../platform/db/unit-of-work.ts';
 import type { TokenService } from '../platform/security/tokens.ts';
 import { AccountsRepository } from './accounts/repository.ts';
 import { accountsRoutes } from './accounts/routes.ts';
@@ -52,9 +57,14 @@ import type { StoresService } from './stores/service.ts';
 export interface PlatformDeps {
   config: Config;
   database: DatabaseHandle;
+  /** The handle repositories use: queries join the caller's open unit of work (uow.db). */
   db: AnyDb;
+  /** Cross-module transactions (see platform/db/unit-of-work.ts). */
+  uow: UnitOfWork;
   tokens: TokenService;
   now: () => Date;
+  /** Shared counters between instances (REDIS_URL); undefined: this process's memory. */
+  redis?: Redis | undefined;
 }
 
 /**
@@ -92,12 +102,16 @@ export function createServices(deps: PlatformDeps): Services {
     deps.tokens,
     deps.config.adminEmails,
     deps.now,
+    deps.config.refreshGraceSeconds,
+    new LoginThrottle(deps.redis ? new RedisFailureStore(deps.redis) : new MemoryFailureStore()),
   );
   const preferences = new PreferencesService(new PreferencesRepository(deps.db));
   const devices = new DevicesService(deps.db);
   const ingredients = new IngredientsService(new IngredientsRepository(deps.db));
   const recipes = new RecipesService({
     repo: new RecipesRepository(deps.db),
+    searchSource: new RecipesRepository(deps.database.db),
+    uow: deps.uow,
     ingredients,
     preferences,
     pantry: (): PantryService => pantry,
@@ -118,15 +132,26 @@ export function createServices(deps: PlatformDeps): Services {
     provider: createPaymentProvider(deps.config.stripe),
     verifier: createWebhookVerifier(deps.config.stripe),
     prices: deps.config.stripe.priceIds,
+    uow: deps.uow,
   });
+  const allowances = new DailyAllowances(deps.db);
+  const quotas = deps.config.quotas;
   const images = new ImagesService({
     repo: new ImagesRepository(deps.db),
     recipes,
     gateway: createImageJobsGateway(deps.config.imageGen),
+    allowances,
+    imageJobsPerDay: (tier) => (tier === 'free' ? quotas.imageJobsFree : quotas.imageJobsPaid),
+    now: deps.now,
+    uow: deps.uow,
   });
   const llm = createLlmProvider(deps.config.llm);
   const chatRepo = new ChatRepository(deps.db);
-  const llmUsage = new LlmUsageService(chatRepo, deps.now);
+  const llmUsage = new LlmUsageService(chatRepo, deps.now, {
+    allowances,
+    limitFor: async (userId) =>
+      (await accounts.getProfile(userId)).tier === 'free' ? quotas.modelCallsFree : quotas.modelCallsPaid,
+  });
   const chat = new ChatService(
     chatRepo,
     llm,
@@ -186,11 +211,13 @@ export async function registerModuleRoutes(
   app: FastifyInstance,
   services: Services,
   config: Config,
+  limitKeys: LimitKeys,
 ): Promise<void> {
   await app.register(accountsRoutes, {
     accounts: services.accounts,
     cookieSecure: config.cookieSecure,
     authRateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.window },
+    limitKeys,
   });
   await app.register(preferencesRoutes, { preferences: services.preferences });
   await app.register(devicesRoutes, { devices: services.devices });

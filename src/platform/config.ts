@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 
 /**
  * Every setting of contract §1, validated once at start-up. A bad value stops the service with a
@@ -27,9 +28,13 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   COOKIE_SECURE: booleanFromEnv.optional(),
   ADMIN_EMAILS: z.string().default(''),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
   RATE_LIMIT_MAX: positiveInt.default(300),
   RATE_LIMIT_WINDOW: z.string().default('1 minute'),
   AUTH_RATE_LIMIT_MAX: positiveInt.default(10),
+  ADDRESS_RATE_LIMIT_MAX: positiveInt.optional(),
+  TRUST_PROXY: z.string().optional(),
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LLM_PROVIDER: z.enum(['openai', 'anthropic']).default('openai'),
   LLM_BASE_URL: optionalUrl,
@@ -49,6 +54,17 @@ const envSchema = z.object({
   PRICE_ID_PRO: z.string().min(1).optional(),
   PRICE_ID_FAMILY: z.string().min(1).optional(),
   UPLOAD_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
+  IMAGE_JOBS_PER_DAY_FREE: z.coerce.number().int().min(0).default(3),
+  IMAGE_JOBS_PER_DAY_PAID: z.coerce.number().int().min(0).default(50),
+  MODEL_CALLS_PER_DAY_FREE: z.coerce.number().int().min(0).default(60),
+  MODEL_CALLS_PER_DAY_PAID: z.coerce.number().int().min(0).default(1000),
+  CANDIDATE_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.5),
+  FLYER_MAX_PAGES: positiveInt.default(100),
+  FLYER_MAX_IMAGE_PIXELS: positiveInt.default(50_000_000),
+  FLYER_PAGE_TIMEOUT_MS: positiveInt.default(60_000),
+  FLYER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
   RUN_WORKERS: booleanFromEnv.default(true),
   SEED_CATALOG: booleanFromEnv.default(true),
 });
@@ -66,7 +82,13 @@ export interface Config {
   jwtSecret: string | undefined;
   cookieSecure: boolean;
   adminEmails: ReadonlySet<string>;
-  rateLimit: { max: number; window: string; authMax: number };
+  /** Password of the ADMIN_EMAILS accounts the service creates at start (never logged). */
+  adminPassword: string | undefined;
+  rateLimit: { max: number; window: string; authMax: number; addressMax: number };
+  /** Proxies whose X-Forwarded-For is believed (client-address.ts); false: none. */
+  trustProxy: TrustProxy;
+  /** A refresh token presented again within this many seconds gets a fresh pair (two tabs). */
+  refreshGraceSeconds: number;
   logLevel: Env['LOG_LEVEL'];
   llm: {
     provider: Env['LLM_PROVIDER'];
@@ -87,6 +109,16 @@ export interface Config {
     priceIds: { pro: string | undefined; family: string | undefined };
   };
   uploadMaxBytes: number;
+  /** Costly work per user and UTC day, by tier (Free; Pro and Family). */
+  quotas: { imageJobsFree: number; imageJobsPaid: number; modelCallsFree: number; modelCallsPaid: number };
+  /** Flyer candidates below this are kept for audit but not listed unless asked. */
+  candidateMinConfidence: number;
+  /** What reading one flyer may cost (pages, decoded image size, time per step, memory). */
+  flyerLimits: { maxPages: number; maxImagePixels: number; stepTimeoutMs: number; memoryMb: number };
+  /** Longest time a client may take to send a whole request (headers and body); slow senders are cut off. */
+  requestTimeoutMs: number;
+  /** PostgreSQL statement_timeout of the service's connections; 0 = none. Not enforced by PGlite. */
+  dbStatementTimeoutMs: number;
   runWorkers: boolean;
   seedCatalog: boolean;
 }
@@ -108,6 +140,9 @@ export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy))
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.error}`);
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
   }
@@ -125,7 +160,15 @@ export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     ),
-    rateLimit: { max: e.RATE_LIMIT_MAX, window: e.RATE_LIMIT_WINDOW, authMax: e.AUTH_RATE_LIMIT_MAX },
+    adminPassword: e.ADMIN_PASSWORD,
+    rateLimit: {
+      max: e.RATE_LIMIT_MAX,
+      window: e.RATE_LIMIT_WINDOW,
+      authMax: e.AUTH_RATE_LIMIT_MAX,
+      addressMax: e.ADDRESS_RATE_LIMIT_MAX ?? e.RATE_LIMIT_MAX * 10,
+    },
+    trustProxy,
+    refreshGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
     logLevel: e.LOG_LEVEL,
     llm: {
       provider: e.LLM_PROVIDER,
@@ -146,6 +189,21 @@ export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
       priceIds: { pro: e.PRICE_ID_PRO, family: e.PRICE_ID_FAMILY },
     },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    quotas: {
+      imageJobsFree: e.IMAGE_JOBS_PER_DAY_FREE,
+      imageJobsPaid: e.IMAGE_JOBS_PER_DAY_PAID,
+      modelCallsFree: e.MODEL_CALLS_PER_DAY_FREE,
+      modelCallsPaid: e.MODEL_CALLS_PER_DAY_PAID,
+    },
+    candidateMinConfidence: e.CANDIDATE_MIN_CONFIDENCE,
+    flyerLimits: {
+      maxPages: e.FLYER_MAX_PAGES,
+      maxImagePixels: e.FLYER_MAX_IMAGE_PIXELS,
+      stepTimeoutMs: e.FLYER_PAGE_TIMEOUT_MS,
+      memoryMb: e.FLYER_MEMORY_MB,
+    },
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     runWorkers: e.RUN_WORKERS,
     seedCatalog: e.SEED_CATALOG,
   };

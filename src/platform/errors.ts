@@ -14,6 +14,8 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown>;
+  /** What an upstream said, for the log only: never part of the answer a client gets. */
+  readonly internal: string | undefined;
 
   constructor(
     status: number,
@@ -24,6 +26,7 @@ export class AppError extends Error {
       errors?: FieldError[];
       headers?: Record<string, string>;
       extra?: Record<string, unknown>;
+      internal?: string;
     } = {},
   ) {
     super(detail);
@@ -33,6 +36,7 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.headers = options.headers ?? {};
     this.extra = options.extra ?? {};
+    this.internal = options.internal;
   }
 }
 
@@ -100,8 +104,18 @@ export const chatDailyLimit = (retryAfterSeconds: number, limit: number) =>
     { headers: { 'retry-after': String(retryAfterSeconds) } },
   );
 
-export const upstreamError = (service: string, detail?: string) =>
-  new AppError(502, 'upstream_error', 'Upstream error', detail ?? `The ${service} failed to answer.`);
+/**
+ * An upstream (model, image service, payment provider) failed. `detail` is in our own words;
+ * whatever the upstream said goes in `internal`, which is logged and never sent to the client.
+ */
+export const upstreamError = (service: string, detail?: string, internal?: string) =>
+  new AppError(
+    502,
+    'upstream_error',
+    'Upstream error',
+    detail ?? `The ${service} failed to answer.`,
+    internal === undefined ? {} : { internal },
+  );
 
 export const upstreamTimeout = (service: string) =>
   new AppError(504, 'upstream_timeout', 'Upstream timeout', `The ${service} did not answer in time.`);
@@ -113,3 +127,30 @@ export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =
   new AppError(503, 'service_unavailable', 'Service unavailable', detail, {
     ...(retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {}),
   });
+
+export const idempotencyKeyReused = () =>
+  new AppError(
+    422,
+    'idempotency_key_reused',
+    'Idempotency key reused',
+    'This Idempotency-Key was already used for a different request (other path or body); use a new key.',
+  );
+
+export const idempotencyInProgress = () =>
+  new AppError(
+    409,
+    'idempotency_in_progress',
+    'Request in progress',
+    'A request with this Idempotency-Key is still being processed; retry shortly.',
+    { headers: { 'retry-after': '1' } },
+  );
+
+/** A database statement ran past DB_STATEMENT_TIMEOUT_MS and was cancelled. */
+export const databaseTimeout = () =>
+  new AppError(
+    503,
+    'database_timeout',
+    'Database timeout',
+    'The database did not finish in time; nothing was changed. Try again shortly.',
+    { headers: { 'retry-after': '5' } },
+  );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Tier } from '../../src/platform/security/tokens.ts';
 import type { UserRow } from '../../src/modules/accounts/tables.ts';
-import { ADMIN_EMAIL, type TestApp } from './app.ts';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from './app.ts';
 
 export interface TestUser {
   user: UserRow;
@@ -35,12 +35,17 @@ export async function createUser(
   const email = options.admin
     ? ADMIN_EMAIL
     : (options.email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.test`);
-  const password = options.password ?? 'correct horse battery';
-  let user = await ctx.services.accounts.register({
-    email,
-    password,
-    name: options.name ?? `User ${counter}`,
-  });
+  const password = options.admin ? ADMIN_PASSWORD : (options.password ?? 'correct horse battery');
+  // The admin is the account the service created at start from ADMIN_EMAILS (nobody registers it).
+  const admin = options.admin ? await ctx.services.accounts.findByEmail(ADMIN_EMAIL) : undefined;
+  if (options.admin && !admin) throw new Error('the test app did not create its ADMIN_EMAILS account');
+  let user =
+    admin ??
+    (await ctx.services.accounts.register({
+      email,
+      password,
+      name: options.name ?? `User ${counter}`,
+    }));
   if (options.tier && options.tier !== 'free') await ctx.services.accounts.setTier(user.id, options.tier);
   if (options.profile) user = await ctx.services.accounts.updateProfile(user.id, options.profile);
   if (options.tier) user = { ...user, tier: options.tier };

@@ -1,7 +1,15 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../platform/security/tokens.ts';
-import { startTestApp, TEST_JWT_SECRET, type TestApp } from '../../../test/support/app.ts';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  startTestApp,
+  TEST_JWT_SECRET,
+  type TestApp,
+} from '../../../test/support/app.ts';
+import { AccountsRepository } from './repository.ts';
+import { AccountsService } from './service.ts';
 import { createUser } from '../../../test/support/factories.ts';
 import { client, expectProblem, type Api } from '../../../test/support/http.ts';
 
@@ -84,6 +92,64 @@ describe('register', () => {
   });
 });
 
+describe('admin rights', () => {
+  it('never come from registering a listed ADMIN_EMAILS address: the service created it, so 409', async () => {
+    expectProblem(await register(ADMIN_EMAIL, 'password123', 'Mallory'), 409, 'email_taken');
+    expectProblem(await register(ADMIN_EMAIL.toUpperCase(), 'password123', 'Mallory'), 409, 'email_taken');
+    // The created account logs in with ADMIN_PASSWORD and administers.
+    const { token } = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    expect((await api('GET', '/api/admin/admins', { token })).body.items).toEqual([
+      { email: ADMIN_EMAIL, name: 'Administrator', is_admin: true },
+    ]);
+  });
+
+  it('are not given to a listed address that someone registered before the service created it', async () => {
+    const squatter = await createUser(ctx, { email: 'squatter@example.com', password: 'password123' });
+    const later = new AccountsService(
+      new AccountsRepository(ctx.deps.db),
+      ctx.deps.tokens,
+      new Set(['squatter@example.com']),
+    );
+    expect(await later.bootstrapAdmins('another-password')).toEqual([
+      { email: 'squatter@example.com', outcome: 'registered_by_someone_else' },
+    ]);
+    expectProblem(await api('GET', '/api/admin/admins', { token: squatter.token }), 403, 'forbidden');
+    const { res } = await login('squatter@example.com', 'another-password');
+    expectProblem(res, 401, 'invalid_credentials');
+  });
+
+  it('are granted and revoked by an admin through the API, read from stored data', async () => {
+    const admin = await createUser(ctx, { admin: true });
+    const helper = await createUser(ctx, { email: 'helper@example.com' });
+    expectProblem(await api('GET', '/api/admin/admins', { token: helper.token }), 403, 'forbidden');
+    const granted = await api('PUT', '/api/admin/admins/Helper@Example.com', { token: admin.token });
+    expect(granted.status).toBe(200);
+    expect(granted.body).toEqual({ email: 'helper@example.com', name: expect.any(String), is_admin: true });
+    // The token signed before the grant works: rights come from the stored user.
+    expect((await api('GET', '/api/admin/admins', { token: helper.token })).status).toBe(200);
+    expectProblem(
+      await api('PUT', '/api/admin/admins/nobody@example.com', { token: admin.token }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await api('DELETE', `/api/admin/admins/${encodeURIComponent(ADMIN_EMAIL)}`, { token: admin.token }),
+      409,
+      'conflict',
+    );
+    expect((await api('DELETE', '/api/admin/admins/helper@example.com', { token: admin.token })).status).toBe(
+      204,
+    );
+    expectProblem(await api('GET', '/api/admin/admins', { token: helper.token }), 403, 'forbidden');
+  });
+
+  it('stop the service from starting when a listed account must be created and ADMIN_PASSWORD is unset', async () => {
+    await expect(startTestApp({ ADMIN_EMAILS: 'new-admin@example.com', ADMIN_PASSWORD: '' })).rejects.toThrow(
+      /ADMIN_PASSWORD: required to create the admin account new-admin@example.com/,
+    );
+  });
+});
+
 describe('login', () => {
   beforeAll(async () => {
     await register('login@example.com', 'password123');
@@ -153,18 +219,48 @@ describe('refresh', () => {
     expect((await api('POST', '/api/auth/refresh', { cookie: next })).status).toBe(200);
   });
 
-  it('detects reuse: replaying a used token revokes the whole login', async () => {
-    const { cookie } = await login('refresh@example.com');
-    const rotated = refreshCookieOf((await api('POST', '/api/auth/refresh', { cookie })).headers);
-    expectProblem(await api('POST', '/api/auth/refresh', { cookie }), 401, 'invalid_refresh_token');
-    // The legitimate successor is revoked too.
-    expectProblem(await api('POST', '/api/auth/refresh', { cookie: rotated }), 401, 'invalid_refresh_token');
+  it('detects reuse after the grace period: replaying a used token revokes the whole login', async () => {
+    let now = Date.now();
+    const clocked = await startTestApp({}, undefined, { now: () => new Date(now) });
+    const clockedApi = client(clocked.baseUrl);
+    try {
+      const { email, password } = await createUser(clocked);
+      const logged = await clockedApi('POST', '/api/auth/login', { body: { email, password } });
+      const cookie = refreshCookieOf(logged.headers);
+      const rotated = refreshCookieOf((await clockedApi('POST', '/api/auth/refresh', { cookie })).headers);
+      now += 11_000; // past the 10-s grace: this is a replay, not a second tab
+      expectProblem(await clockedApi('POST', '/api/auth/refresh', { cookie }), 401, 'invalid_refresh_token');
+      // The legitimate successor is revoked too.
+      expectProblem(
+        await clockedApi('POST', '/api/auth/refresh', { cookie: rotated }),
+        401,
+        'invalid_refresh_token',
+      );
+    } finally {
+      await clocked.close();
+    }
   });
 
-  it('lets only one of two concurrent refreshes with the same token through', async () => {
+  it('two tabs refreshing with the same cookie at once both get a working pair; the login survives', async () => {
     const { cookie } = await login('refresh@example.com');
     const results = await Promise.all([1, 2].map(() => api('POST', '/api/auth/refresh', { cookie })));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const next = results.map((r) => refreshCookieOf(r.headers));
+    expect(new Set(next).size).toBe(2);
+    for (const r of results)
+      expect((await api('GET', '/api/me', { token: r.body.access_token })).status).toBe(200);
+    // Each tab's new cookie goes on working: nothing was revoked.
+    for (const c of next) expect((await api('POST', '/api/auth/refresh', { cookie: c })).status).toBe(200);
+  });
+
+  it('answers a retried refresh (the answer was lost) with a fresh pair of the same login', async () => {
+    const { cookie } = await login('refresh@example.com');
+    expect((await api('POST', '/api/auth/refresh', { cookie })).status).toBe(200);
+    const retried = await api('POST', '/api/auth/refresh', { cookie });
+    expect(retried.status).toBe(200);
+    expect(
+      (await api('POST', '/api/auth/refresh', { cookie: refreshCookieOf(retried.headers) })).status,
+    ).toBe(200);
   });
 
   it('answers 401 invalid_refresh_token without a cookie, with garbage, or with an access token', async () => {

@@ -52,6 +52,29 @@ export class AccountsRepository {
       .executeTakeFirst();
   }
 
+  /** Creates an account that is an admin from the start, or answers undefined when the email exists. */
+  async insertAdmin(user: NewUser): Promise<UserRow | undefined> {
+    return this.#db
+      .insertInto('users')
+      .values({ email: user.email, password_hash: user.passwordHash, name: user.name, is_admin: true })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async setAdmin(email: string, isAdmin: boolean): Promise<UserRow | undefined> {
+    return this.#db
+      .updateTable('users')
+      .set({ is_admin: isAdmin, updated_at: new Date() })
+      .where('email', '=', email)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  listAdmins(): Promise<UserRow[]> {
+    return this.#db.selectFrom('users').selectAll().where('is_admin', '=', true).orderBy('email').execute();
+  }
+
   async updateProfile(id: string, changes: ProfileChanges): Promise<UserRow | undefined> {
     const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     return this.#db
@@ -89,7 +112,12 @@ export class AccountsRepository {
     now: Date,
   ): Promise<
     | { state: 'active'; row: StoredRefreshToken }
-    | { state: Exclude<RefreshTokenState, 'active'> | 'unknown'; familyId?: string }
+    | {
+        state: Exclude<RefreshTokenState, 'active'> | 'unknown';
+        familyId?: string;
+        userId?: string;
+        usedAt?: Date | null;
+      }
   > {
     const consumed = await this.#db
       .updateTable('refresh_tokens')
@@ -114,12 +142,12 @@ export class AccountsRepository {
     }
     const existing = await this.#db
       .selectFrom('refresh_tokens')
-      .select(['family_id', 'used_at', 'revoked_at', 'expires_at'])
+      .select(['family_id', 'user_id', 'used_at', 'revoked_at', 'expires_at'])
       .where('token_hash', '=', tokenHash)
       .executeTakeFirst();
     if (!existing) return { state: 'unknown' };
     const state = existing.revoked_at ? 'revoked' : existing.used_at ? 'used' : 'expired';
-    return { state, familyId: existing.family_id };
+    return { state, familyId: existing.family_id, userId: existing.user_id, usedAt: existing.used_at };
   }
 
   async revokeFamily(familyId: string, now: Date): Promise<void> {

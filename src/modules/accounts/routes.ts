@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../platform/http/auth.ts';
+import type { LimitKeys } from '../../platform/http/rate-limit.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../../platform/security/tokens.ts';
 import { presentUser } from './presenter.ts';
 import {
@@ -18,8 +19,9 @@ import type { UserRow } from './tables.ts';
 export interface AccountsRouteOptions {
   accounts: AccountsService;
   cookieSecure: boolean;
-  /** Stricter per-client limit for login and registration. */
+  /** Stricter limit for login, registration and refresh. */
   authRateLimit: { max: number; timeWindow: string };
+  limitKeys: LimitKeys;
 }
 
 const REFRESH_COOKIE = 'refresh_token';
@@ -28,7 +30,12 @@ const COOKIE_PATH = '/api/auth';
 export async function accountsRoutes(app: FastifyInstance, options: AccountsRouteOptions): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts } = options;
-  const strict = { rateLimit: options.authRateLimit };
+  // Login and registration count per client address (login also per account, in the service);
+  // refresh per login family, so users behind one NAT do not share a budget.
+  const strict = { rateLimit: { ...options.authRateLimit, keyGenerator: options.limitKeys.address } };
+  const perFamily = {
+    rateLimit: { ...options.authRateLimit, keyGenerator: options.limitKeys.refreshFamily },
+  };
 
   const sendTokens = (reply: FastifyReply, tokens: IssuedTokens) => {
     reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
@@ -73,7 +80,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
   });
 
   r.post('/api/auth/refresh', {
-    config: { auth: 'none', ...strict },
+    config: { auth: 'none', ...perFamily },
     schema: {
       tags: ['auth'],
       summary: 'Rotate the refresh cookie and get a new access token',
@@ -112,6 +119,45 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
     handler: async (request) =>
       presentUser(await accounts.completeOnboarding(callerOf(request).id, request.body)),
+  });
+
+  const AdminEmailParams = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
+  const AdminSchema = z.object({ email: z.string(), name: z.string(), is_admin: z.boolean() });
+  const presentAdmin = (user: UserRow) => ({ email: user.email, name: user.name, is_admin: user.is_admin });
+
+  r.get('/api/admin/admins', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Accounts with admin rights',
+      response: { 200: z.object({ items: z.array(AdminSchema) }) },
+    },
+    handler: async () => ({ items: (await accounts.listAdmins()).map(presentAdmin) }),
+  });
+
+  r.put('/api/admin/admins/:email', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Grant admin rights to an existing account (404 when there is none)',
+      params: AdminEmailParams,
+      response: { 200: AdminSchema },
+    },
+    handler: async (request) => presentAdmin(await accounts.setAdmin(request.params.email, true)),
+  });
+
+  r.delete('/api/admin/admins/:email', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Revoke admin rights (409 for one’s own; another admin or the operator CLI can)',
+      params: AdminEmailParams,
+      response: { 204: z.null() },
+    },
+    handler: async (request, reply) => {
+      await accounts.setAdmin(request.params.email, false, callerOf(request).id);
+      return reply.code(204).send(null);
+    },
   });
 
   r.get('/api/me', {

@@ -12,6 +12,7 @@ export interface UsersTable {
   health_goals: Generated<string[]>;
   cooking_skill: Generated<string>;
   tier: Generated<Tier>;
+  is_admin: Generated<boolean>;
   onboarded_at: Date | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

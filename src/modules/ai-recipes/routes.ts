@@ -10,7 +10,7 @@ export async function aiRecipesRoutes(
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post('/api/recipes/generate', {
-    config: { auth: 'bearer', tier: 'pro' },
+    config: { auth: 'bearer', tier: 'pro', idempotent: 'reserve' },
     schema: {
       tags: ['recipes'],
       summary: 'Generate an AI recipe draft (generate → score → refine, at most 3 passes)',

@@ -17,6 +17,7 @@ import {
   type PriceIds,
   type SubscriptionChange,
 } from './events.ts';
+import { IMMEDIATE, type TransactionScope } from '../../platform/db/unit-of-work.ts';
 import type { BillingRepository } from './repository.ts';
 import type { SubscriptionStatus } from './tables.ts';
 
@@ -36,6 +37,8 @@ export interface BillingDeps {
   /** Undefined when PAYMENT_WEBHOOK_SECRET is not set. */
   verifier: WebhookVerifier | undefined;
   prices: PriceIds;
+  /** Cross-module transactions: the subscription row and users.tier commit together. */
+  uow?: TransactionScope;
   log?: (message: string, details: Record<string, unknown>) => void;
 }
 
@@ -136,16 +139,19 @@ export class BillingService {
       this.#deps.log?.('payment event for an unknown user ignored', { event: event.id });
       return this.#recordOnly(event);
     }
-    const applied = await this.#deps.repo.inTransaction(async (tx) => {
-      if (!(await tx.claimEvent(event.id, event.type))) return false;
-      const row = await tx.lockForUser(userId);
-      const next = nextSubscriptionState(row, change, event.created);
-      if (next) await tx.update(userId, next);
-      return true;
+    // The claim, the subscription row and users.tier (through the accounts service) commit together.
+    return (this.#deps.uow ?? IMMEDIATE).run(async () => {
+      const applied = await this.#deps.repo.inTransaction(async (tx) => {
+        if (!(await tx.claimEvent(event.id, event.type))) return false;
+        const row = await tx.lockForUser(userId);
+        const next = nextSubscriptionState(row, change, event.created);
+        if (next) await tx.update(userId, next);
+        return true;
+      });
+      // Also on a duplicate: a delivery after users.tier was changed by hand heals it.
+      await this.#syncTier(userId);
+      return applied ? 'applied' : 'duplicate';
     });
-    // Also on a duplicate: a delivery retried after a failed sync heals users.tier.
-    await this.#syncTier(userId);
-    return applied ? 'applied' : 'duplicate';
   }
 
   async #applyPaymentFailure(event: PaymentEvent, change: PaymentFailed): Promise<WebhookOutcome> {
@@ -181,8 +187,8 @@ export class BillingService {
   }
 
   /**
-   * users.tier follows the stored subscription. Written after the commit (accounts owns that
-   * table and its own connection) from the row as it is now, so concurrent deliveries converge.
+   * users.tier follows the stored subscription, written through the accounts service (which owns
+   * that table) inside the event's transaction, from the row as it is now.
    */
   async #syncTier(userId: string): Promise<void> {
     const row = await this.#deps.repo.findByUser(userId);

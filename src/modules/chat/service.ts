@@ -1,5 +1,6 @@
 import { chatDailyLimit, notFound, upstreamError } from '../../platform/errors.ts';
 import { isUuid } from '../../platform/http/ids.ts';
+import { spentAnyway } from '../../platform/quotas/daily-allowance.ts';
 import type { Tier } from '../../platform/security/tokens.ts';
 import {
   addUsage,
@@ -10,7 +11,7 @@ import {
 } from '../../providers/llm/index.ts';
 import type { RecipeForUse, Viewer } from '../recipes/contract.ts';
 import type { AssistantDeps } from './ports.ts';
-import { systemPrompt } from './prompts.ts';
+import { dataBlocks, systemPrompt, userTurn } from './prompts.ts';
 import type { ChatRepository, NewMessage, SessionListItem } from './repository.ts';
 import type { ChatMessageRow, ChatSessionRow } from './tables.ts';
 import { runTool, TOOL_SPECS, type ToolContext } from './tools.ts';
@@ -119,7 +120,8 @@ export class ChatService {
         dailyLimit,
       };
     } catch (error) {
-      await this.#repo.releaseMessage(caller.id, day);
+      // A message whose model call timed out may have cost a whole long answer: it counts.
+      if (!spentAnyway(error)) await this.#repo.releaseMessage(caller.id, day);
       throw error;
     }
   }
@@ -160,7 +162,7 @@ export class ChatService {
     const weekStart = deps.mealPlans.currentWeekStart();
     const wantsPantry = input.shape === 'A' || Boolean(input.context?.includePantry);
     const wantsPreferences = input.shape === 'B' && Boolean(input.context?.includePreferences);
-    const system = systemPrompt({
+    const promptContext = {
       shape: input.shape,
       today: receivedAt,
       weekStart,
@@ -169,16 +171,24 @@ export class ChatService {
       ...(wantsPreferences ? { preferences: await deps.preferences.get(caller.id) } : {}),
       includeProfileDetails: input.shape === 'A' || wantsPreferences,
       ...(pinned ? { pinnedRecipe: pinned } : {}),
-    });
+    };
+    const system = systemPrompt(promptContext);
     const history = session ? await this.#repo.recentTurns(session.id, HISTORY_TURNS) : [];
     // The window may start mid-exchange; models expect the conversation to open with the user.
     while (history[0]?.role === 'assistant') history.shift();
     const messages: LlmMessage[] = [
       ...history.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
-      { role: 'user', content: input.message },
+      { role: 'user', content: userTurn(input.message, dataBlocks(promptContext)) },
     ];
     const llm = this.#usage.forUser(this.#llm, caller.id);
-    const toolContext: ToolContext = { viewer, profile, userMessage: input.message, weekStart };
+    const toolContext: ToolContext = {
+      viewer,
+      profile,
+      userMessage: input.message,
+      weekStart,
+      today: (receivedAt.getUTCDay() + 6) % 7,
+      planChanges: 0,
+    };
     const stored: NewMessage[] = [];
     const actions: string[] = [];
     let usage = emptyUsage();

@@ -5,7 +5,16 @@ import type { LlmToolSpec } from '../../providers/llm/index.ts';
 import type { UserProfile } from '../accounts/service.ts';
 import { violatesProfile } from '../ingredients/diet.ts';
 import type { MealType, RecipeForUse, Viewer } from '../recipes/contract.ts';
-import { asksToClearPlan, dayName, parseDayOfWeek } from './intent.ts';
+import {
+  asksToChangePlan,
+  asksToClearPlan,
+  asksToMarkDone,
+  asksToRemoveFromPantry,
+  dayName,
+  daysNamed,
+  namesPantryItem,
+  parseDayOfWeek,
+} from './intent.ts';
 import type { AssistantDeps, PlanView } from './ports.ts';
 
 /**
@@ -16,9 +25,13 @@ import type { AssistantDeps, PlanView } from './ports.ts';
 export interface ToolContext {
   viewer: Viewer;
   profile: UserProfile;
-  /** The user's own message of this exchange (clear_meal_plan checks it). */
+  /** The user's own message of this exchange (destructive tools check it). */
   userMessage: string;
   weekStart: string;
+  /** Today, 0 = Monday (for "tonight", "tomorrow" in the user's words). */
+  today: number;
+  /** Plan changes made in this exchange (one is allowed when the user named no day). */
+  planChanges: number;
 }
 
 export interface ToolOutcome {
@@ -268,6 +281,10 @@ const removeFromPantry = tool({
   args: z.object({ item_id: z.string().trim() }),
   parameters: objectSchema({ item_id: { type: 'string' } }, ['item_id']),
   async run(args, ctx, deps) {
+    const item = (await deps.pantry.list(ctx.viewer.id)).find((i) => i.id === args.item_id);
+    if (!item) return { error: 'Pantry item not found.' };
+    if (!namesPantryItem(ctx.userMessage, item.name))
+      throw new ToolRefused(`the user did not name ${item.name}`);
     await deps.pantry.remove(ctx.viewer.id, args.item_id);
     return { removed: args.item_id };
   },
@@ -332,14 +349,8 @@ export async function runTool(
 ): Promise<ToolOutcome> {
   const found = TOOLS.find((t) => t.name === name);
   if (!found) return { executed: false, output: { error: `Unknown tool ${name}.` } };
-  if (found === clearMealPlan && !asksToClearPlan(ctx.userMessage)) {
-    return {
-      executed: false,
-      output: {
-        error: 'Refused: clear_meal_plan runs only when the user explicitly asks to clear the plan.',
-      },
-    };
-  }
+  const intent = INTENT_GATES.get(found);
+  if (intent && !intent.asked(ctx.userMessage)) return refused(`${name} ${intent.needs}`);
   const parsed = found.args.safeParse(rawArgs);
   if (!parsed.success) {
     const issues = parsed.error.issues
@@ -347,13 +358,59 @@ export async function runTool(
       .join('; ');
     return { executed: false, output: { error: `Invalid arguments: ${issues}` } };
   }
+  if (found === updateMealPlanSlot || found === markMealCompleted) {
+    const refusal = dayRefusal(parsed.data.day_of_week as number, ctx);
+    if (refusal) return refused(refusal);
+  }
   try {
     return { executed: true, output: await found.run(parsed.data, ctx, deps) };
   } catch (error) {
+    if (error instanceof ToolRefused) return refused(error.message);
     if (error instanceof AppError && error.status < 500)
       return { executed: true, output: { error: error.message } };
     throw error;
   }
+}
+
+/**
+ * Destructive tools and the words they need from the user in the current message (the model may
+ * have been talked into calling them by a recipe text or a tool result).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const INTENT_GATES = new Map<Tool<any>, { asked: (message: string) => boolean; needs: string }>([
+  [
+    clearMealPlan,
+    { asked: asksToClearPlan, needs: 'runs only when the user asks to clear their whole plan' },
+  ],
+  [
+    removeFromPantry,
+    { asked: asksToRemoveFromPantry, needs: 'runs only when the user asks to remove pantry items' },
+  ],
+  [
+    updateMealPlanSlot,
+    { asked: asksToChangePlan, needs: 'runs only when the user asks to change their plan' },
+  ],
+  [markMealCompleted, { asked: asksToMarkDone, needs: 'runs only when the user says a meal was cooked' }],
+]);
+
+/** A tool found, from the data, that the user's words do not cover what the model asked. */
+class ToolRefused extends Error {}
+
+function refused(reason: string): ToolOutcome {
+  return {
+    executed: false,
+    output: { error: `Refused: ${reason}. Ask the user to confirm in their own words.` },
+  };
+}
+
+/** A plan change must be for a day the user named; naming none allows one change per message. */
+function dayRefusal(day: number, ctx: ToolContext): string | undefined {
+  const named = daysNamed(ctx.userMessage, ctx.today);
+  if (named === 'any') return undefined;
+  if (named.size > 0) return named.has(day) ? undefined : `the user did not name ${dayName(day)}`;
+  if (ctx.planChanges >= 1) return 'the user named no day, so only one meal may change';
+  ctx.planChanges += 1;
+  return undefined;
 }
 
 function isSafe(recipe: RecipeForUse, profile: UserProfile): boolean {

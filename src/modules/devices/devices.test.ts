@@ -51,7 +51,7 @@ describe('push tokens', () => {
     expect((await api('GET', '/api/me/push-tokens', { token: other.token })).body).toEqual([]);
   });
 
-  it('moves a known device token to whoever registers it last', async () => {
+  it('never takes a device token from the account that registered it', async () => {
     const a = await createUser(ctx);
     const b = await createUser(ctx);
     await api('POST', '/api/me/push-tokens', {
@@ -62,7 +62,14 @@ describe('push tokens', () => {
       token: b.token,
       body: { token: 'shared-device', platform: 'web' },
     });
-    expect((await api('GET', '/api/me/push-tokens', { token: a.token })).body).toEqual([]);
+    expect((await api('GET', '/api/me/push-tokens', { token: a.token })).body).toHaveLength(1);
+    expect((await api('GET', '/api/me/push-tokens', { token: b.token })).body).toHaveLength(1);
+    // Registering it again is idempotent for the caller.
+    const again = await api('POST', '/api/me/push-tokens', {
+      token: b.token,
+      body: { token: 'shared-device', platform: 'web' },
+    });
+    expect(again.status).toBe(201);
     expect((await api('GET', '/api/me/push-tokens', { token: b.token })).body).toHaveLength(1);
   });
 

@@ -28,16 +28,14 @@ export class DevicesService {
   }
 
   /**
-   * Registering a token that is already known moves it to the caller: a device belongs to whoever
-   * last signed in on it, and must not notify its previous user.
+   * Registering a token again refreshes the caller's own registration. A token another account
+   * holds stays theirs: the caller gets a registration of their own, the other account keeps its.
    */
   async register(userId: string, token: string, platform: PushToken['platform']): Promise<PushToken> {
     const row = await this.#db
       .insertInto('push_tokens')
       .values({ user_id: userId, token, platform })
-      .onConflict((oc) =>
-        oc.column('token').doUpdateSet({ user_id: userId, platform, created_at: new Date() }),
-      )
+      .onConflict((oc) => oc.columns(['user_id', 'token']).doUpdateSet({ platform, created_at: new Date() }))
       .returning(['id', 'token', 'platform', 'created_at'])
       .executeTakeFirstOrThrow();
     return { id: row.id, token: row.token, platform: row.platform, createdAt: row.created_at };

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.ts';
@@ -34,7 +35,12 @@ beforeAll(async () => {
     IMAGE_MODEL: 'test-image-model',
     IMAGE_SIZE: '512x512',
   });
-  ctx = await startTestApp({ IMAGE_GEN_URL: imageService.baseUrl, IMAGE_GEN_TOKEN: SERVICE_TOKEN });
+  // These tests start many jobs per user; the daily allowance has its own tests below.
+  ctx = await startTestApp({
+    IMAGE_GEN_URL: imageService.baseUrl,
+    IMAGE_GEN_TOKEN: SERVICE_TOKEN,
+    IMAGE_JOBS_PER_DAY_FREE: '1000',
+  });
   api = client(ctx.baseUrl);
   owner = await createUser(ctx);
   stranger = await createUser(ctx);
@@ -191,6 +197,99 @@ describe('step images', () => {
     const images = await recipeImages(owner.token, recipe.id);
     expect(images).toHaveLength(3);
     expect(images[0]).toBe(done.body.result_url);
+  });
+});
+
+describe('daily allowance of image jobs', () => {
+  it('bounds each Free user’s jobs per UTC day, answers 429 with the reset time, and counts per user', async () => {
+    const bounded = await startTestApp({
+      IMAGE_GEN_URL: imageService.baseUrl,
+      IMAGE_GEN_TOKEN: SERVICE_TOKEN,
+      IMAGE_JOBS_PER_DAY_FREE: '2',
+      IMAGE_JOBS_PER_DAY_PAID: '3',
+    });
+    try {
+      const call = client(bounded.baseUrl);
+      const [free, pro, other, boss] = [
+        await createUser(bounded),
+        await createUser(bounded, { tier: 'pro' }),
+        await createUser(bounded),
+        await createUser(bounded, { admin: true }),
+      ];
+      const recipe = await createRecipe(bounded, null);
+      const start = (token: string) =>
+        call('POST', `/api/image-gen/recipes/${recipe.id}/hero`, { token, body: HERO });
+      expect((await start(free.token)).status).toBe(200);
+      expect((await start(free.token)).status).toBe(200);
+      const before = imageService.received.length;
+      const refused = await start(free.token);
+      expectProblem(refused, 429, 'rate_limited');
+      expect(refused.body.reset_at).toMatch(/T00:00:00\.000Z$/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(imageService.received.length).toBe(before); // never forwarded
+      expect((await start(other.token)).status).toBe(200);
+      const proStatuses = [];
+      for (let i = 0; i < 4; i++) proStatuses.push((await start(pro.token)).status);
+      expect(proStatuses).toEqual([200, 200, 200, 429]);
+      for (let i = 0; i < 4; i++) expect((await start(boss.token)).status).toBe(200);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('gives a job back when the image service was never reached', async () => {
+    const unreachable = await startTestApp({
+      IMAGE_GEN_URL: 'http://127.0.0.1:1',
+      IMAGE_JOBS_PER_DAY_FREE: '1',
+    });
+    try {
+      const call = client(unreachable.baseUrl);
+      const user = await createUser(unreachable);
+      const recipe = await createRecipe(unreachable, null);
+      for (let i = 0; i < 3; i++) {
+        const res = await call('POST', `/api/image-gen/recipes/${recipe.id}/hero`, {
+          token: user.token,
+          body: HERO,
+        });
+        expectProblem(res, 502, 'upstream_error');
+      }
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
+
+describe('attaching is one transaction', () => {
+  it('a failure part-way through a batch attaches nothing; the next poll attaches every image once', async () => {
+    const recipe = await createRecipe(ctx, owner, { steps: ['Boil water.', 'Add pasta.', 'Drain.'] });
+    // Test-only fault, installed from the test: this recipe's second image fails to be stored.
+    const db = ctx.database.db;
+    await sql`
+      create or replace function test_fail_second_image() returns trigger language plpgsql as $$
+      begin
+        if new.id = ${sql.lit(recipe.id)}::uuid and cardinality(new.images) = 2 then
+          raise exception 'injected image failure';
+        end if;
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger test_fail_second_image before update on recipes
+      for each row execute function test_fail_second_image()`.execute(db);
+    let jobId: string;
+    try {
+      const started = await api('POST', `/api/image-gen/recipes/${recipe.id}/steps/batch`, {
+        token: owner.token,
+        body: { style: 'minimal' },
+      });
+      jobId = started.body.job_id;
+      expect((await pollUntilFinished(owner.token, jobId)).body.status).toBe('done');
+      expect(await recipeImages(owner.token, recipe.id)).toEqual([]);
+    } finally {
+      await sql`drop trigger test_fail_second_image on recipes`.execute(db);
+      await sql`drop function test_fail_second_image()`.execute(db);
+    }
+    await api('GET', `/api/image-gen/jobs/${jobId}`, { token: owner.token });
+    await api('GET', `/api/image-gen/jobs/${jobId}`, { token: owner.token });
+    expect(await recipeImages(owner.token, recipe.id)).toHaveLength(3);
   });
 });
 

@@ -74,9 +74,4 @@ export class ImagesRepository {
       .executeTakeFirst();
     return row !== undefined;
   }
-
-  /** Gives a claim back after a failed attachment, so the next poll tries again. */
-  async releaseAttachment(jobId: string): Promise<void> {
-    await this.#db.updateTable('image_jobs').set({ attached_at: null }).where('job_id', '=', jobId).execute();
-  }
 }

@@ -1,6 +1,9 @@
+import { IMMEDIATE, type TransactionScope } from '../../platform/db/unit-of-work.ts';
 import { notConfigured, notFound, upstreamError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { isUuid } from '../../platform/http/ids.ts';
+import { spentAnyway, type DailyAllowances } from '../../platform/quotas/daily-allowance.ts';
+import type { Tier } from '../../platform/security/tokens.ts';
 import {
   JOB_ID_PATTERN,
   type ImageJobsGateway,
@@ -22,6 +25,12 @@ export interface ImagesDeps {
   recipes: Pick<RecipeCatalog, 'getVisible' | 'attachImage'>;
   /** Undefined when IMAGE_GEN_URL is not set. */
   gateway: ImageJobsGateway | undefined;
+  /** Image jobs each user may start per UTC day (admins: unlimited). */
+  allowances?: DailyAllowances;
+  imageJobsPerDay?: (tier: Tier) => number;
+  now?: () => Date;
+  /** Cross-module transactions: the attachment claim and the recipe's images commit together. */
+  uow?: TransactionScope;
   log?: (message: string, details: Record<string, unknown>) => void;
 }
 
@@ -88,7 +97,9 @@ export class ImagesService {
       : undefined;
     if (!recipe) throw notFound('Recipe');
     const forwarded = { ...(context ? context(recipe) : {}), ...body, user_id: caller.id };
-    const job = await gateway.start(`recipes/${recipe.id}/${restAfterRecipe}`, forwarded);
+    const job = await this.#withinAllowance(caller, () =>
+      gateway.start(`recipes/${recipe.id}/${restAfterRecipe}`, forwarded),
+    );
     const inserted = await this.#deps.repo.insert({
       jobId: job.jobId,
       userId: caller.id,
@@ -100,18 +111,37 @@ export class ImagesService {
     return job;
   }
 
-  /** A done job's images go to the recipe once; the recipes module decides whether the caller may. */
+  /** Each started job takes one of the caller's daily image jobs; one that never started is given back. */
+  async #withinAllowance<T>(caller: Principal, start: () => Promise<T>): Promise<T> {
+    const { allowances, imageJobsPerDay } = this.#deps;
+    if (!allowances || !imageJobsPerDay || caller.isAdmin) return start();
+    const now = this.#deps.now?.() ?? new Date();
+    await allowances.take(caller.id, 'image_job', imageJobsPerDay(caller.tier), now);
+    try {
+      return await start();
+    } catch (error) {
+      if (!spentAnyway(error)) await allowances.giveBack(caller.id, 'image_job', now);
+      throw error;
+    }
+  }
+
+  /**
+   * A done job's images go to the recipe once; the recipes module decides whether the caller may.
+   * The claim and every attachment commit together: a failure (or a crash) part-way leaves the
+   * job unclaimed and the recipe unchanged, and the next poll tries again.
+   */
   async #attachOnce(row: ImageJobRow, caller: Principal): Promise<void> {
     if (row.status !== 'done' || row.attached_at || row.result_urls.length === 0) return;
-    if (!(await this.#deps.repo.claimAttachment(row.job_id))) return;
     try {
-      // A hero job has one image (it becomes the first); a batch appends one per step.
-      const urls = row.kind === 'hero' ? row.result_urls.slice(0, 1) : row.result_urls;
-      for (const url of urls) {
-        await this.#deps.recipes.attachImage(row.recipe_id, url, row.kind, viewerOf(caller));
-      }
+      await (this.#deps.uow ?? IMMEDIATE).run(async () => {
+        if (!(await this.#deps.repo.claimAttachment(row.job_id))) return;
+        // A hero job has one image (it becomes the first); a batch appends one per step.
+        const urls = row.kind === 'hero' ? row.result_urls.slice(0, 1) : row.result_urls;
+        for (const url of urls) {
+          await this.#deps.recipes.attachImage(row.recipe_id, url, row.kind, viewerOf(caller));
+        }
+      });
     } catch (error) {
-      await this.#deps.repo.releaseAttachment(row.job_id);
       this.#deps.log?.('attaching a generated image failed; the next poll retries', {
         job: row.job_id,
         error: error instanceof Error ? error.message : String(error),

@@ -78,7 +78,7 @@ export async function mealPlanRoutes(
   });
 
   r.post('/api/meal-plans/:id/slots', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags,
       summary: 'Add a slot',
@@ -105,7 +105,7 @@ export async function mealPlanRoutes(
   });
 
   r.put('/api/meal-plans/:id/slots/:slotId', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags,
       summary: 'Change a slot (all fields optional)',

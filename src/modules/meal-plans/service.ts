@@ -164,27 +164,32 @@ export class MealPlansService {
    */
   async updateSlot(actor: Actor, planId: string, slotId: string, changes: SlotUpdate): Promise<Slot> {
     const viewer = viewerOf(actor);
-    const plan = await this.#plan(viewer.id, planId);
-    const current = isUuid(slotId) ? await this.#repo.findSlot(plan.id, slotId) : undefined;
-    if (!current) throw notFound('Meal plan slot');
+    // One transaction with the plan locked: the slot read, the checks on it and the write see one
+    // state (a concurrent update or a deleted plan cannot slip in between).
+    const row = await this.#repo.transaction(async (repo) => {
+      const plan = isUuid(planId) ? await repo.findPlan(viewer.id, planId, { lock: true }) : undefined;
+      if (!plan) throw notFound('Meal plan');
+      const current = isUuid(slotId) ? await repo.findSlot(plan.id, slotId) : undefined;
+      if (!current) throw notFound('Meal plan slot');
 
-    const values: SlotChanges = {
-      servings: changes.servings === undefined ? undefined : checkServings(changes.servings),
-      is_flex: changes.isFlex,
-      is_completed: changes.isCompleted,
-    };
-    const willBeFlex = changes.isFlex ?? current.is_flex;
-    if (changes.flexType !== undefined && changes.flexType !== null && !willBeFlex) {
-      throw invalidField('flex_type', 'can only be set on a flex slot (is_flex true)');
-    }
-    if (changes.flexType !== undefined) values.flex_type = changes.flexType;
-    if (!willBeFlex) values.flex_type = null;
-    if (changes.recipeId !== undefined) {
-      const recipe = changes.recipeId === null ? null : await this.#visibleRecipe(viewer, changes.recipeId);
-      values.recipe_id = recipe?.id ?? null;
-      values.recipe_title = recipe?.title ?? null;
-    }
-    const row = await this.#repo.updateSlot(plan.id, current.id, values);
+      const values: SlotChanges = {
+        servings: changes.servings === undefined ? undefined : checkServings(changes.servings),
+        is_flex: changes.isFlex,
+        is_completed: changes.isCompleted,
+      };
+      const willBeFlex = changes.isFlex ?? current.is_flex;
+      if (changes.flexType !== undefined && changes.flexType !== null && !willBeFlex) {
+        throw invalidField('flex_type', 'can only be set on a flex slot (is_flex true)');
+      }
+      if (changes.flexType !== undefined) values.flex_type = changes.flexType;
+      if (!willBeFlex) values.flex_type = null;
+      if (changes.recipeId !== undefined) {
+        const recipe = changes.recipeId === null ? null : await this.#visibleRecipe(viewer, changes.recipeId);
+        values.recipe_id = recipe?.id ?? null;
+        values.recipe_title = recipe?.title ?? null;
+      }
+      return repo.updateSlot(plan.id, current.id, values);
+    });
     if (!row) throw notFound('Meal plan slot');
     return toSlot(row);
   }

@@ -41,7 +41,7 @@ export async function pantryRoutes(app: FastifyInstance, options: { pantry: Pant
   });
 
   r.post('/api/inventory', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags,
       summary: 'Add stock',
@@ -95,7 +95,7 @@ export async function pantryRoutes(app: FastifyInstance, options: { pantry: Pant
   });
 
   r.post('/api/inventory/sync', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags,
       summary: 'Deduct a recipe’s ingredients, scaled to servings',

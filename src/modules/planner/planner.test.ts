@@ -260,3 +260,44 @@ describe('planner over the real starter catalog', () => {
     );
   }, 180_000);
 });
+
+describe('Idempotency-Key on generation (key reserved while the model is asked)', () => {
+  it('a duplicate during the first answers 409, a retry after it replays, another body is a 422', async () => {
+    const user = await createUser(ctx, {
+      tier: 'pro',
+      profile: { allergies: ['gluten'], household_size: 1 },
+    });
+    const body = { week_start: mondayIn(6), preferences: { max_prep_time: 45 } };
+    const send = (b: unknown = body) =>
+      api('POST', '/api/meal-plans/generate', {
+        token: user.token,
+        body: b,
+        headers: { 'idempotency-key': 'plan-week-6' },
+      });
+    // Earlier tests may leave scripted answers queued: consume them up to a marker of this test's.
+    let drained = false;
+    fake.script(() => ((drained = true), { text: 'drained' }));
+    for (let i = 0; i < 20 && !drained; i += 1) {
+      await fetch(`${fake.baseUrl}/chat/completions`, { method: 'POST', body: '{}' }).then((r) => r.text());
+    }
+    const asked = fake.requests.length;
+    fake.script({ hang: true }); // the model hangs until LLM_TIMEOUT_MS; the planner's best stands
+    const first = send();
+    for (let i = 0; i < 400 && fake.requests.length === asked; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (fake.requests.length === asked)
+      throw new Error(`the model was not asked: ${JSON.stringify(await first)}`);
+    const duplicate = await send();
+    expectProblem(duplicate, 409, 'idempotency_in_progress');
+    expect(duplicate.headers.get('retry-after')).toBe('1');
+
+    const created = await first;
+    expect(created.status).toBe(201);
+    const retry = await send();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(created.body);
+    expectProblem(await send({ ...body, replace: true }), 422, 'idempotency_key_reused');
+  });
+});

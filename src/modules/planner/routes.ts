@@ -13,7 +13,7 @@ export async function plannerRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   // A static path: fastify matches it before the parametric /api/meal-plans/:id routes.
   r.post('/api/meal-plans/generate', {
-    config: { auth: 'bearer', tier: 'pro' },
+    config: { auth: 'bearer', tier: 'pro', idempotent: 'reserve' },
     schema: {
       tags: ['meal-plans'],
       summary: 'Generate a week (breakfast, lunch, dinner × 7) that respects the user’s constraints',

@@ -83,7 +83,7 @@ export async function recipesRoutes(app: FastifyInstance, options: { recipes: Re
   });
 
   r.post('/api/recipes', {
-    config: { auth: 'bearer', tier: 'pro' },
+    config: { auth: 'bearer', tier: 'pro', idempotent: true },
     schema: {
       tags: ['recipes'],
       summary: 'Create a recipe (private unless is_public)',
@@ -153,7 +153,7 @@ export async function recipesRoutes(app: FastifyInstance, options: { recipes: Re
   });
 
   r.post('/api/recipes/:id/cook', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags: ['recipes'],
       summary: 'Record cooking: deducts the pantry (scaled to servings), adds history, learns preferences',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { forbidden, invalidField, notFound } from '../../platform/errors.ts';
+import { IMMEDIATE, type TransactionScope } from '../../platform/db/unit-of-work.ts';
 import { isUuid } from '../../platform/http/ids.ts';
 import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
 import type { PantryAccess } from '../pantry/contract.ts';
@@ -27,7 +28,7 @@ import {
   type StoredRecipe,
   type SummaryRow,
 } from './repository.ts';
-import { RecipeSearchFeed, type SearchFeedOptions } from './search-feed.ts';
+import { RecipeSearchFeed, type SearchFeedOptions, type SearchSource } from './search-feed.ts';
 import type { SearchHit } from './search-index.ts';
 import type { RecipeSeed } from './seed/types.ts';
 import type { RecipeIngredientRow } from './tables.ts';
@@ -117,6 +118,7 @@ export class RecipesService implements RecipeCatalog {
   readonly #pantry: () => PantryAccess;
   readonly #now: () => Date;
   readonly #searchIndex: RecipeSearchFeed;
+  readonly #uow: TransactionScope;
 
   constructor(deps: {
     repo: RecipesRepository;
@@ -126,13 +128,21 @@ export class RecipesService implements RecipeCatalog {
     pantry: () => PantryAccess;
     now?: () => Date;
     searchIndex?: SearchFeedOptions;
+    /**
+     * Where the search index reads the change log: a repository on the root database, never inside
+     * a request's transaction (it must see committed rows only). Defaults to `repo`.
+     */
+    searchSource?: SearchSource;
+    /** Cross-module transactions; the default runs steps as they come (unit tests). */
+    uow?: TransactionScope;
   }) {
     this.#repo = deps.repo;
     this.#ingredients = deps.ingredients;
     this.#preferences = deps.preferences;
     this.#pantry = deps.pantry;
     this.#now = deps.now ?? (() => new Date());
-    this.#searchIndex = new RecipeSearchFeed(deps.repo, deps.searchIndex);
+    this.#searchIndex = new RecipeSearchFeed(deps.searchSource ?? deps.repo, deps.searchIndex);
+    this.#uow = deps.uow ?? IMMEDIATE;
   }
 
   // ---- RecipeCatalog ---------------------------------------------------------------------------
@@ -207,6 +217,11 @@ export class RecipesService implements RecipeCatalog {
     return { items: hits.map((hit) => summaryOfHit(hit, favourites.has(hit.id))), total };
   }
 
+  /** The index reads the change log once the write is committed (the caller's unit may be open). */
+  #syncSearch(): Promise<void> {
+    return this.#uow.afterCommit(() => this.#searchIndex.sync());
+  }
+
   /** Stops the search index's background reads (the service is closing). */
   close(): void {
     this.#searchIndex.close();
@@ -217,7 +232,7 @@ export class RecipesService implements RecipeCatalog {
     const row = await this.#repo.findVisible(recipeId, actor);
     if (!row || !(actor.isAdmin || row.owner_id === actor.id)) return false;
     const added = await this.#repo.addImage(recipeId, url, kind);
-    await this.#searchIndex.sync();
+    await this.#syncSearch();
     return added;
   }
 
@@ -249,7 +264,7 @@ export class RecipesService implements RecipeCatalog {
       mealTypes: input.meal_types ?? DEFAULT_MEAL_TYPES,
     });
     const id = await this.#repo.transaction((repo) => repo.insert(owner.id, values, lines));
-    await this.#searchIndex.sync();
+    await this.#syncSearch();
     return this.getDetail(id, owner);
   }
 
@@ -261,14 +276,14 @@ export class RecipesService implements RecipeCatalog {
       mealTypes: input.meal_types ?? (current.meal_types as MealType[]),
     });
     await this.#repo.transaction((repo) => repo.update(current.id, values, lines));
-    await this.#searchIndex.sync();
+    await this.#syncSearch();
     return this.getDetail(current.id, actor);
   }
 
   async remove(recipeId: string, actor: Viewer): Promise<void> {
     const current = await this.#editable(recipeId, actor);
     await this.#repo.transaction((repo) => repo.delete(current.id));
-    await this.#searchIndex.sync();
+    await this.#syncSearch();
   }
 
   /**
@@ -348,12 +363,16 @@ export class RecipesService implements RecipeCatalog {
   ): Promise<RatingOutcome> {
     const recipe = await this.getVisible(recipeId, user);
     if (!recipe) throw notFound('Recipe');
-    const aggregate = await this.#repo.rate(user.id, recipe.id, rating, notes ?? null);
-    if (!aggregate) throw notFound('Recipe');
-    await this.#searchIndex.sync();
-    // Re-sending the same rating teaches nothing new; a changed rating is learned once more.
-    if (aggregate.previous !== rating)
-      await this.#preferences.learnFromRating(user.id, rating, tasteOf(recipe));
+    // The rating and what it teaches commit together (a retry cannot learn one rating twice).
+    const aggregate = await this.#uow.run(async () => {
+      const stored = await this.#repo.rate(user.id, recipe.id, rating, notes ?? null);
+      if (!stored) throw notFound('Recipe');
+      // Re-sending the same rating teaches nothing new; a changed rating is learned once more.
+      if (stored.previous !== rating)
+        await this.#preferences.learnFromRating(user.id, rating, tasteOf(recipe));
+      return stored;
+    });
+    await this.#syncSearch();
     return {
       recipeId: recipe.id,
       ratingAvg: ratingAvg(aggregate.rating_sum, aggregate.rating_count),
@@ -365,35 +384,39 @@ export class RecipesService implements RecipeCatalog {
   /**
    * Cooking: deducts the ingredient lines scaled to the servings cooked from the pantry (the pantry
    * module converts units and skips what it cannot), then records the history entry and teaches
-   * the user's preferences.
+   * the user's preferences, all in one transaction.
    */
   async cook(recipeId: string, user: Viewer, servings: number | undefined): Promise<CookOutcome> {
     const recipe = await this.getVisible(recipeId, user);
     if (!recipe) throw notFound('Recipe');
     const cooked = servings ?? recipe.servings;
     const factor = cooked / recipe.servings;
-    const result = await this.#pantry().deduct(
-      user.id,
-      recipe.ingredients.map((l) => ({
-        ingredientId: l.ingredientId,
-        quantity: l.quantity * factor,
-        unit: l.unit,
-      })),
-    );
-    const cookedAt = this.#now();
-    await this.#repo.addHistory({
-      userId: user.id,
-      recipeId: recipe.id,
-      title: recipe.title,
-      servings: cooked,
-      cookedAt,
+    // One transaction: a failure after the deduction (history, preferences) leaves the pantry as it
+    // was, so a retried request cannot deduct twice for one recorded cooking.
+    return this.#uow.run(async () => {
+      const result = await this.#pantry().deduct(
+        user.id,
+        recipe.ingredients.map((l) => ({
+          ingredientId: l.ingredientId,
+          quantity: l.quantity * factor,
+          unit: l.unit,
+        })),
+      );
+      const cookedAt = this.#now();
+      await this.#repo.addHistory({
+        userId: user.id,
+        recipeId: recipe.id,
+        title: recipe.title,
+        servings: cooked,
+        cookedAt,
+      });
+      await this.#preferences.learnFromCooking(user.id, tasteOf(recipe));
+      return {
+        cookedAt,
+        inventoryUpdated: result.updatedItems > 0,
+        ingredientsDeducted: result.deductedIngredients,
+      };
     });
-    await this.#preferences.learnFromCooking(user.id, tasteOf(recipe));
-    return {
-      cookedAt,
-      inventoryUpdated: result.updatedItems > 0,
-      ingredientsDeducted: result.deductedIngredients,
-    };
   }
 
   async listHistory(
@@ -422,7 +445,7 @@ export class RecipesService implements RecipeCatalog {
   async upsertCatalogRecipe(seed: RecipeSeed): Promise<string> {
     const [prepared] = await prepareSeeds([seed], this.#ingredients);
     const id = await this.#repo.transaction((repo) => repo.upsertCatalog(prepared!));
-    await this.#searchIndex.sync();
+    await this.#syncSearch();
     return id;
   }
 
@@ -453,7 +476,7 @@ export class RecipesService implements RecipeCatalog {
       await repo.insertCatalog(fresh);
       for (const recipe of changed) await repo.upsertCatalog(recipe);
     });
-    if (fresh.length + changed.length > 0) await this.#searchIndex.sync();
+    if (fresh.length + changed.length > 0) await this.#syncSearch();
     return {
       inserted: fresh.length,
       updated: changed.length,

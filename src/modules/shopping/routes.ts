@@ -41,7 +41,7 @@ export async function shoppingRoutes(
   });
 
   r.post('/api/shopping-list', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags,
       summary: 'Add an item (merged into an unchecked item of the same ingredient)',
@@ -65,7 +65,7 @@ export async function shoppingRoutes(
   });
 
   r.post('/api/shopping-list/generate', {
-    config: { auth: 'bearer' },
+    config: { auth: 'bearer', idempotent: true },
     schema: {
       tags,
       summary: 'Add what a meal plan needs, minus the pantry',

@@ -111,6 +111,76 @@ describe('layout parser', () => {
     ]);
   });
 
+  /** An item with an explicit width (glyph runs that touch). */
+  const run = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+    text,
+    x,
+    y,
+    width,
+    height,
+  });
+
+  it('reads a price set in pieces with smaller cents, printed twice (outline under fill), once', () => {
+    const pieces = (x: number) => [
+      run('1', x, 175, 12, 27),
+      run(',', x + 12, 175, 8, 27),
+      run('69', x + 20, 178, 27, 21),
+    ];
+    const offers = parseLayout([
+      run('Alho Importado cada 100g', 58, 160, 86, 8),
+      run('R$', 73, 179, 11, 10),
+      ...pieces(87),
+      ...pieces(87.5),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      [expect.stringContaining('Alho Importado'), 1.69, 1.69],
+    ]);
+  });
+
+  it('keeps neighbouring tiles apart when their big prices share a baseline', () => {
+    const offers = parseLayout([
+      run('PORK BUTT', 83, 177, 118, 18),
+      run('TAMALES', 89, 259, 107, 20),
+      run('ESPINAZO', 222, 247, 143, 25),
+      run('$1.29', 82, 286, 104, 48),
+      run('$2.49', 239, 280, 109, 48),
+      run('LB', 128, 344, 28, 30),
+      run('LB', 279, 338, 28, 30),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['TAMALES', 1.29, 1.29],
+      ['ESPINAZO', 2.49, 2.49],
+    ]);
+  });
+
+  it('reads a name printed over several stacked lines above its price', () => {
+    const offers = parseLayout([
+      run('PORK BUTT', 83, 177, 118, 18),
+      run('CARNE', 103, 203, 78, 20),
+      run('PARA', 111, 231, 61, 20),
+      run('TAMALES', 89, 259, 107, 20),
+      run('$1.29', 82, 286, 104, 48),
+    ]);
+    expect(offers.map((o) => `${o.brand} ${o.product}`.trim())).toEqual(['PORK BUTT CARNE PARA TAMALES']);
+    expect(offers[0]!.box).toEqual({ x: 82, y: 177, width: 119, height: 157 });
+  });
+
+  it('reads right-to-left rows (Persian): the name from the right end, Persian digits, old and new price', () => {
+    const offers = parseLayout([
+      run('برنج طارم', 420, 100, 90, 14),
+      run('۱۰ کیلو', 330, 100, 50, 14),
+      run('۲۴٫۰۰ €', 200, 100, 60, 14),
+      run('۲۰٫۹۹ €', 60, 100, 60, 14),
+      run('ﺯﻋﻔﺮﺍﻥ', 420, 160, 60, 14),
+      run('٣,٠٠ €', 200, 160, 50, 14),
+      run('١,٩٩ €', 60, 160, 50, 14),
+    ]);
+    expect(offers.map((o) => [o.product, o.originalPrice, o.discountedPrice])).toEqual([
+      ['برنج طارم', 24, 20.99],
+      ['زعفران', 3, 1.99],
+    ]);
+  });
+
   it('ignores lines without prices and prices without any name', () => {
     expect(
       parseLayout([item('Öffnungszeiten: Mo - Sa 8 – 20 Uhr', 40, 20), item('9,99 €', 400, 300)]),
@@ -133,6 +203,30 @@ describe('validity', () => {
     ['Angebote gültig bis 24. Okt. 2030', '2030-10-24'],
     ['Sale ends 10/17 | Store hours 8.30 - 20.00', '2030-10-17'],
     ['Öffnungszeiten Mo bis Sa 8 - 20 Uhr, gültig bis 31.10.', '2030-10-31'],
+  ])('%s → %s', (text, date) => {
+    expect(findValidUntil(text, uploadedAt)).toBe(date);
+  });
+
+  it.each([
+    // ISO, and a later price after the keyword is not a date (3.11 is not 3 November).
+    ['Prices valid until 2030-12-01 Bananas 3.11', '2030-12-01'],
+    ['Gültig bis 2030-11-30.', '2030-11-30'],
+    ['valid until Saturday Bananas 3.11 Apples 4.12', undefined],
+    // Ranges: the end applies.
+    ['Flyer in effect August 14-20, 2030', '2030-08-20'],
+    ['Angebote gültig 14.–20.8.', '2030-08-20'],
+    ['SALES From 12/17/2030 To 12/25/2030', '2030-12-25'],
+    ['Gültig vom 20.10. bis 26.10.2030', '2030-10-26'],
+    ['Offerte valide dal 3 al 12 novembre', '2030-11-12'],
+    ['Offres valables du 14 au 20 octobre 2030', '2030-10-20'],
+    ['Ofertas válidas de 17 a 23/10', '2030-10-23'],
+    ['OFERTAS VÁLIDAS PARA 07 E 08/01/31.', '2031-01-08'],
+    ['Promoção válida de 14 a 20 de outubro de 2030', '2030-10-20'],
+    // Day before month outside North America; month before day with dollars.
+    ['As ofertas são válidas até sábado - 25/10/2030 R$ 4,99', '2030-10-25'],
+    ['Válido até 11/12 R$ 9,90', '2030-12-11'],
+    ['Sale ends 11/12 $9.90', '2030-11-12'],
+    ['Offerte valide fino al 12/11', '2030-11-12'],
   ])('%s → %s', (text, date) => {
     expect(findValidUntil(text, uploadedAt)).toBe(date);
   });
@@ -257,8 +351,29 @@ describe('flyer reader', () => {
           unit: '250 g',
         },
       ]);
-      // The page text went to the model, one visual line per line.
+      // The page text went to the model, one visual line per line, with the offers' JSON Schema as
+      // structured output.
       expect(JSON.stringify(fake.requests[0]?.body)).toContain('Butter (Kerrygold) | 250 g');
+      expect(fake.requests[0]?.body.response_format).toMatchObject({
+        type: 'json_schema',
+        json_schema: { name: 'flyer_offers' },
+      });
+      expect(fake.requests[0]?.body.response_format.json_schema.schema.properties).toHaveProperty(
+        'valid_until',
+      );
+
+      // The validity the model reads applies: the page's to every offer, an offer's own to that one.
+      fake.script({
+        text: JSON.stringify({
+          valid_until: '2030-10-24',
+          offers: [
+            { product: 'Butter', discounted_price: 2.49, valid_until: null },
+            { product: 'Milch', discounted_price: 0.99, valid_until: '2030-10-20' },
+          ],
+        }),
+      });
+      const dated = await extractAll(flyer.bytes, withModel);
+      expect(dated.map((o) => o.validUntil)).toEqual(['2030-10-24', '2030-10-20']);
 
       fake.script({ status: 500 });
       const fallback = await extractAll(flyer.bytes, withModel);

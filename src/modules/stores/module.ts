@@ -5,7 +5,11 @@ import type { IngredientCatalog } from '../ingredients/contract.ts';
 import { JobQueue, type QueueOptions, type QueuePolicy } from '../../platform/jobs/queue.ts';
 import type { LlmProvider } from '../../providers/llm/index.ts';
 import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
-import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
+import {
+  DEFAULT_PDF_LIMITS,
+  IsolatedPdfReader,
+  type PdfLimits,
+} from '../../providers/pdf/isolated-reader.ts';
 import { LocalDiskStorage } from '../../providers/storage/local-disk.ts';
 import type { FileStorage } from '../../providers/storage/storage.ts';
 import { FlyerReader, type FlyerSource } from './extraction/flyer-reader.ts';
@@ -59,18 +63,14 @@ export function createStoresModule(
     }
   };
   const sender = new JobQueue(deps.database, { supervise: false, onError });
-  const stores = new StoresService(repo, storage, sender, deps.now);
+  const stores = new StoresService(repo, storage, sender, deps.now, deps.config.candidateMinConfidence);
   const pricing = new PricingService(repo, collaborators.shopping, collaborators.ingredients, () =>
     stores.today(),
   );
-  const llmReader = collaborators.llm.isConfigured('recipe')
-    ? new LlmPageOffers(collaborators.llm)
-    : undefined;
-  const visionReader = collaborators.llm.isConfigured('vision')
-    ? new VisionPageOffers(collaborators.llm)
-    : undefined;
-  const ocr = new TesseractEngine();
-  const flyerReader = new FlyerReader(new UnpdfReader(), ocr, llmReader, visionReader);
+  const { reader: flyerReader, close: closeReader } = createFlyerReader(
+    collaborators.llm,
+    deps.config.flyerLimits,
+  );
 
   const startFlyerWorker: FlyerWorkers = async (options = {}) => {
     const queue = new JobQueue(options.queueDatabase ?? deps.database, {
@@ -87,7 +87,7 @@ export function createStoresModule(
       queue,
       processor,
       options.policy ?? FLYER_QUEUE_POLICY,
-      () => ocr.close(),
+      closeReader,
       recovery,
     );
     await worker.start();
@@ -100,5 +100,24 @@ export function createStoresModule(
     startFlyerWorker,
     flyerReader,
     close: () => sender.stop(),
+  };
+}
+
+/**
+ * The production flyer reader: the model first when one is configured (text pages; a vision model
+ * for image pages), then the layout parser, with OCR for pages that are pictures. PDFs are parsed
+ * in a worker thread within `limits`, so a hostile file fails its job and never the service. The workers and
+ * `npm run flyers:score` use this same composition.
+ */
+export function createFlyerReader(
+  llm: LlmProvider,
+  limits: PdfLimits = DEFAULT_PDF_LIMITS,
+): { reader: FlyerReader; close: () => Promise<void> } {
+  const llmReader = llm.isConfigured('recipe') ? new LlmPageOffers(llm) : undefined;
+  const visionReader = llm.isConfigured('vision') ? new VisionPageOffers(llm) : undefined;
+  const ocr = new TesseractEngine();
+  return {
+    reader: new FlyerReader(new IsolatedPdfReader(limits), ocr, llmReader, visionReader),
+    close: () => ocr.close(),
   };
 }

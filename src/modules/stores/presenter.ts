@@ -39,6 +39,14 @@ export function presentCandidate(row: PromotionRow): Candidate {
     valid_until: row.valid_until,
     page: row.page,
     confidence: Math.round(row.confidence * 100) / 100,
+    box: row.box
+      ? {
+          x: round1(row.box.x),
+          y: round1(row.box.y),
+          width: round1(row.box.width),
+          height: round1(row.box.height),
+        }
+      : null,
     status: row.status,
   };
 }
@@ -86,3 +94,5 @@ export function presentOptimisation(result: Optimisation) {
     savings: result.savings,
   };
 }
+
+const round1 = (n: number) => Math.round(n * 10) / 10;

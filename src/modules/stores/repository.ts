@@ -1,3 +1,4 @@
+import type { OfferBox } from './extraction/layout.ts';
 import { sql, type Kysely } from 'kysely';
 import type { PromotionJobRow, PromotionRow, StoreRow, StoresTables } from './tables.ts';
 
@@ -15,6 +16,7 @@ export interface NewOffer {
   validUntil: string;
   page: number;
   confidence: number;
+  box?: OfferBox | undefined;
 }
 
 export interface CandidateChanges {
@@ -162,6 +164,7 @@ export class StoresRepository {
               valid_until: o.validUntil,
               page: o.page,
               confidence: o.confidence,
+              box: o.box ? JSON.stringify(o.box) : null,
             })),
           )
           .execute();
@@ -247,16 +250,19 @@ export class StoresRepository {
   }
 
   /** Extracted promotions of a store, newest job first, then in the flyer's reading order. */
+  /** `minConfidence`: candidates below it stay stored (for audit) but are not listed. */
   async listCandidates(
     storeId: string,
     jobId: string | undefined,
     page: { limit: number; offset: number },
+    minConfidence = 0,
   ): Promise<{ rows: PromotionRow[]; total: number }> {
     let query = this.#db
       .selectFrom('promotions as p')
       .innerJoin('promotion_jobs as j', 'j.id', 'p.job_id')
       .where('p.store_id', '=', storeId);
     if (jobId) query = query.where('p.job_id', '=', jobId);
+    if (minConfidence > 0) query = query.where('p.confidence', '>=', minConfidence);
     const [rows, count] = await Promise.all([
       query
         .selectAll('p')
@@ -337,7 +343,7 @@ export class StoresRepository {
    */
   async promote(
     storeId: string,
-    selection: { ids?: string[]; jobId?: string },
+    selection: { ids?: string[]; jobId?: string; minConfidence?: number },
     now: Date,
     matching: Matching,
   ): Promise<number> {
@@ -350,6 +356,7 @@ export class StoresRepository {
         .where('status', '=', 'candidate');
       if (selection.ids) query = query.where('id', 'in', selection.ids);
       if (selection.jobId) query = query.where('job_id', '=', selection.jobId);
+      if (selection.minConfidence) query = query.where('confidence', '>=', selection.minConfidence);
       const promoted = await query.returning('id').execute();
       if (promoted.length > 0) {
         await touchStore(trx, storeId, now);
@@ -402,6 +409,8 @@ export class StoresRepository {
    */
   async matchIngredients(ingredients: readonly MatchTerms[], { today, threshold }: Matching): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
+      // Matching a large flyer may outlast a request's statement timeout (DB_STATEMENT_TIMEOUT_MS).
+      await sql`select set_config('statement_timeout', '0', true)`.execute(trx);
       await lockMatching(trx);
       const known = await new StoresRepository(trx).matchedTerms(ingredients.map((i) => i.ingredientId));
       const stale = ingredients.filter((i) => !sameTerms(known.get(i.ingredientId), i.terms));

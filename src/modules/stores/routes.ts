@@ -134,8 +134,13 @@ export async function storesRoutes(app: FastifyInstance, options: StoresRouteOpt
       response: { 200: CandidateListSchema },
     },
     handler: async (request) => {
-      const { job_id, limit, offset } = request.query;
-      const result = await stores.listCandidates(request.params.id, job_id, { limit, offset });
+      const { job_id, limit, offset, include_low_confidence } = request.query;
+      const result = await stores.listCandidates(
+        request.params.id,
+        job_id,
+        { limit, offset },
+        include_low_confidence,
+      );
       return { items: result.rows.map(presentCandidate), total: result.total };
     },
   });

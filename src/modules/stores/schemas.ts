@@ -55,6 +55,10 @@ export const CandidateSchema = z
     valid_until: z.string(),
     page: z.number().int(),
     confidence: z.number().describe('0..1: how sure the extraction is'),
+    box: z
+      .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+      .nullable()
+      .describe('where on its page it was read: PDF points, origin top-left; null when unknown'),
     status: z.enum(['candidate', 'live', 'rejected']),
   })
   .meta({ id: 'PromotionCandidate' });
@@ -62,6 +66,11 @@ export type Candidate = z.infer<typeof CandidateSchema>;
 
 export const CandidatesQuery = z.object({
   job_id: z.string().optional(),
+  include_low_confidence: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('also list candidates below CANDIDATE_MIN_CONFIDENCE (kept for audit)'),
   ...pagination(100, 200),
 });
 export const CandidateListSchema = z.object({ items: z.array(CandidateSchema), total: z.number().int() });

@@ -16,17 +16,33 @@ export interface Page {
 const PDF_MAGIC = Buffer.from('%PDF-', 'ascii');
 
 /** Stores, flyer uploads, the review of extracted candidates and the live promotions users see. */
+/** Candidates below this confidence are noise more often than offers (see extraction/layout.ts). */
+export const DEFAULT_MIN_CONFIDENCE = 0.5;
+
 export class StoresService {
   readonly #repo: StoresRepository;
   readonly #storage: FileStorage;
   readonly #queue: JobQueue;
   readonly #now: () => Date;
 
-  constructor(repo: StoresRepository, storage: FileStorage, queue: JobQueue, now: () => Date) {
+  readonly #minConfidence: number;
+
+  /**
+   * `minConfidence`: candidates below it are kept for audit but neither listed (unless asked) nor
+   * promoted with their whole job; an admin may still promote one by its id.
+   */
+  constructor(
+    repo: StoresRepository,
+    storage: FileStorage,
+    queue: JobQueue,
+    now: () => Date,
+    minConfidence = DEFAULT_MIN_CONFIDENCE,
+  ) {
     this.#repo = repo;
     this.#storage = storage;
     this.#queue = queue;
     this.#now = now;
+    this.#minConfidence = minConfidence;
   }
 
   /** Today's date (UTC), the cut-off for promotions that are still valid. */
@@ -78,10 +94,10 @@ export class StoresService {
     return this.#repo.listJobs(store.id);
   }
 
-  async listCandidates(storeId: string, jobId: string | undefined, page: Page) {
+  async listCandidates(storeId: string, jobId: string | undefined, page: Page, includeLowConfidence = false) {
     const store = await this.getStore(storeId);
     if (jobId !== undefined && !isUuid(jobId)) return { rows: [], total: 0 };
-    return this.#repo.listCandidates(store.id, jobId, page);
+    return this.#repo.listCandidates(store.id, jobId, page, includeLowConfidence ? 0 : this.#minConfidence);
   }
 
   /** Corrects an extracted (or live) promotion's fields; prices stay consistent (new ≤ old). */
@@ -109,7 +125,12 @@ export class StoresService {
     if (selection.job_id !== undefined) {
       const job = isUuid(selection.job_id) ? await this.#repo.findJob(selection.job_id) : undefined;
       if (!job || job.store_id !== store.id) throw notFound('Job');
-      return this.#repo.promote(store.id, { jobId: job.id }, this.#now(), this.#matching());
+      return this.#repo.promote(
+        store.id,
+        { jobId: job.id, minConfidence: this.#minConfidence },
+        this.#now(),
+        this.#matching(),
+      );
     }
     const ids = (selection.candidate_ids ?? []).filter(isUuid);
     if (ids.length === 0) return 0;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
@@ -190,11 +191,42 @@ describe('flyer upload', () => {
       valid_until: '2030-10-17',
       page: 1,
       confidence: expect.any(Number),
+      // Where it was read on the page (PDF points, top-left origin): the review screen draws it.
+      box: {
+        x: expect.any(Number),
+        y: expect.any(Number),
+        width: expect.any(Number),
+        height: expect.any(Number),
+      },
       status: 'candidate',
     });
+    expect(butter.box.x).toBeLessThan(100);
+    expect(butter.box.width).toBeGreaterThan(100);
     // Candidates are never live: users see nothing yet.
     const visible = await api('GET', `/api/stores/${store.id}/promotions`);
     expect(visible.body).toEqual({ store_name: 'Row Market', items: [], total: 0 });
+
+    // A low-confidence candidate is kept for audit, listed only when asked, and not promoted with its job.
+    await sql`update promotions set confidence = 0.3 where id = ${butter.id}`.execute(ctx.database.db);
+    const listed = async (query: string) =>
+      (
+        await api('GET', `/api/admin/stores/${store.id}/candidates?job_id=${upload.job_id}${query}`, {
+          token: admin.token,
+        })
+      ).body;
+    expect((await listed('')).items.map((c: { product: string }) => c.product)).toEqual([
+      'Bananen',
+      'Vollmilch',
+    ]);
+    expect((await listed('')).total).toBe(2);
+    expect((await listed('&include_low_confidence=true')).total).toBe(3);
+    const promoted = await api('POST', `/api/admin/stores/${store.id}/promotions/promote`, {
+      token: admin.token,
+      body: { job_id: upload.job_id },
+    });
+    expect(promoted.body).toEqual({ promoted: 2 });
+    const after = (await listed('&include_low_confidence=true')).items;
+    expect(after.find((c: { product: string }) => c.product === 'Butter').status).toBe('candidate');
   });
 
   it('jobs and candidates of an unknown store are 404', async () => {

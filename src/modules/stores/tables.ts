@@ -1,3 +1,4 @@
+import type { OfferBox } from './extraction/layout.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -43,6 +44,8 @@ export interface PromotionsTable {
   /** Reading order on the page. */
   position: Generated<number>;
   confidence: number;
+  /** Where on the page it was read: PDF points, top-left origin (null when the reader did not say). */
+  box: ColumnType<OfferBox | null, string | null | undefined, string | null>;
   status: Generated<PromotionStatus>;
   created_at: ColumnType<Date, never, never>;
   updated_at: Generated<Date>;

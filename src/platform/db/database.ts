@@ -45,6 +45,12 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use as search_path (created when missing). */
   schema?: string;
   poolSize?: number;
+  /**
+   * statement_timeout of every pooled PostgreSQL connection (ms; 0 or unset = none): a runaway
+   * query is cancelled (SQLSTATE 57014) instead of holding a connection. Work that may run longer
+   * (migrations, flyer jobs) lifts it for its own transaction or session. PGlite does not enforce it.
+   */
+  statementTimeoutMs?: number | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -77,7 +83,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    ...(schema !== 'public' ? { options: `-c search_path=${schema},public` } : {}),
+    ...(startupOptions(schema, options.statementTimeoutMs) ?? {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         parsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -97,6 +103,16 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ping: () => ping(db),
     close: () => db.destroy(),
   };
+}
+
+function startupOptions(
+  schema: string,
+  statementTimeoutMs: number | undefined,
+): { options: string } | undefined {
+  const parts: string[] = [];
+  if (schema !== 'public') parts.push(`-c search_path=${schema},public`);
+  if (statementTimeoutMs) parts.push(`-c statement_timeout=${Math.trunc(statementTimeoutMs)}`);
+  return parts.length > 0 ? { options: parts.join(' ') } : undefined;
 }
 
 async function ping(db: AnyDb): Promise<boolean> {

@@ -13,3 +13,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     message,
   );
 }
+
+/** A statement cancelled by statement_timeout (SQLSTATE 57014, query_canceled). */
+export function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014';
+}

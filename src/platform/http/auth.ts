@@ -47,7 +47,9 @@ export function registerAuth(
 ): void {
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request) => {
-    const mode = request.routeOptions.config.auth ?? 'none';
+    // Every route declares its mode (app.ts refuses to start otherwise); only the not-found
+    // handler has none.
+    const mode = request.routeOptions.config.auth ?? (request.is404 ? 'none' : 'bearer');
     if (mode === 'none') return;
     const header = request.headers.authorization;
     if (!header) {

@@ -1,7 +1,9 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import {
   AppError,
+  databaseTimeout,
   type FieldError,
   notFound,
   payloadTooLarge,
@@ -9,7 +11,7 @@ import {
   unsupportedMediaType,
   validationError,
 } from '../errors.ts';
-import { isDatabaseUnavailable } from '../db/outage.ts';
+import { isDatabaseUnavailable, isStatementTimeout } from '../db/outage.ts';
 import { PROBLEM_CONTENT_TYPE, problemTypeUri, type Problem } from './problem.ts';
 
 /** The one place where errors become HTTP answers. */
@@ -19,7 +21,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.status >= 500 && appError.code === 'internal_error') {
       request.log.error({ err: error }, 'unhandled error');
     } else if (appError.status >= 500) {
-      request.log.warn({ code: appError.code, detail: appError.message }, 'upstream or availability error');
+      request.log.warn(
+        { code: appError.code, detail: appError.message, upstream: appError.internal },
+        'upstream or availability error',
+      );
     }
     return sendProblem(request, reply, appError);
   });
@@ -96,6 +101,7 @@ function toAppError(error: FastifyError): AppError {
         { field: error.validationContext ?? 'body', message: error.message },
       ]);
   }
+  if (isStatementTimeout(error)) return databaseTimeout();
   if (isDatabaseUnavailable(error)) {
     return serviceUnavailable('The database is unavailable; try again shortly.', 5);
   }
@@ -111,4 +117,47 @@ function fieldName(context: string | undefined, instancePath: string): string {
   const pathPart = instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (pathPart) return pathPart;
   return context ?? 'body';
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; code: string; title: string; detail: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    title: 'Request Timeout',
+    detail: 'The request was not received completely within REQUEST_TIMEOUT_MS.',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'headers_too_large',
+    title: 'Request Header Fields Too Large',
+    detail: 'The request headers are too large.',
+  },
+};
+
+/**
+ * Errors Node's HTTP parser raises before fastify sees a request (a client too slow to send its
+ * request, oversized headers, malformed HTTP): a problem document written to the socket, then closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    code: 'bad_request',
+    title: 'Bad Request',
+    detail: 'The request is not valid HTTP.',
+  };
+  const body = JSON.stringify({
+    type: problemTypeUri(known.code),
+    title: known.title,
+    status: known.status,
+    detail: known.detail,
+    code: known.code,
+  });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${known.title}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

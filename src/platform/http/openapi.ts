@@ -74,5 +74,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 }

@@ -27,11 +27,21 @@ export async function anthropicChat(
   model: string,
   request: ChatRequest,
 ): Promise<WireAnswer> {
+  // Structured output on this protocol: one forced tool whose input is the answer.
+  const answerTool =
+    request.json && request.jsonSchema && !request.tools?.length && !request.onText
+      ? {
+          name: request.jsonSchema.name,
+          description: 'Give the answer.',
+          input_schema: request.jsonSchema.schema,
+        }
+      : undefined;
   const body = {
     model,
     system: request.json
       ? `${request.system}\nAnswer with a single JSON object and nothing else.`
       : request.system,
+    ...(answerTool ? { tools: [answerTool], tool_choice: { type: 'tool', name: answerTool.name } } : {}),
     messages: toWire(request.messages),
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
     temperature: request.temperature ?? 0.4,
@@ -57,7 +67,9 @@ export async function anthropicChat(
   });
   if (answer.status < 200 || answer.status >= 300)
     throw upstreamStatusError(answer.status, answer.json, answer.text);
-  return fromWire(answer.json);
+  const wire = fromWire(answer.json);
+  const forced = answerTool && wire.toolCalls.find((c) => c.name === answerTool.name);
+  return forced ? { ...wire, text: JSON.stringify(forced.arguments), toolCalls: [] } : wire;
 }
 
 /** Tool results travel as user-role blocks; consecutive same-role turns merge (the API alternates). */

@@ -28,7 +28,7 @@ export async function postJson(
   } catch (error) {
     if (deadline.aborted) throw upstreamTimeout(SERVICE);
     if (options.signal?.aborted) throw upstreamError(SERVICE, 'The request was cancelled.');
-    throw upstreamError(SERVICE, `The language model server could not be reached (${describe(error)}).`);
+    throw upstreamError(SERVICE, 'The language model server could not be reached.', describe(error));
   }
   let json: unknown;
   try {
@@ -39,25 +39,22 @@ export async function postJson(
   return { status: response.status, json, text };
 }
 
-/** A non-2xx model answer, with the server's own message when it sent one (never our secrets). */
+/** A non-2xx model answer: the status for the client, the server's own message for the log. */
 export function upstreamStatusError(status: number, json: unknown, text: string) {
-  const message = serverMessage(json) ?? text.slice(0, 200);
-  return upstreamError(
-    SERVICE,
-    `The language model server answered ${status}${message ? `: ${message}` : ''}.`,
-  );
+  const message = serverMessage(json) ?? text.slice(0, 500);
+  return upstreamError(SERVICE, `The language model server answered ${status}.`, message || undefined);
 }
 
 export function malformedAnswer(detail: string) {
-  return upstreamError(SERVICE, `The language model answer was malformed: ${detail}.`);
+  return upstreamError(SERVICE, 'The language model answer was malformed.', detail);
 }
 
 function serverMessage(json: unknown): string | undefined {
   if (!json || typeof json !== 'object') return undefined;
   const error = (json as { error?: unknown }).error;
-  if (typeof error === 'string') return error.slice(0, 200);
+  if (typeof error === 'string') return error.slice(0, 500);
   if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
-    return (error as { message: string }).message.slice(0, 200);
+    return (error as { message: string }).message.slice(0, 500);
   }
   return undefined;
 }

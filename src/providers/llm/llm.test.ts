@@ -206,7 +206,7 @@ for (const protocol of ['openai', 'anthropic'] as const) {
       );
     });
 
-    it.runIf(protocol === 'openai')('retries once without optional parameters after a 400', async () => {
+    it.runIf(protocol === 'openai')('asks again without a temperature the server refuses', async () => {
       fake.script(
         { status: 400, body: { error: { message: "Unsupported value: 'temperature'" } } },
         { text: '{"name": "Soup", "minutes": 5}' },
@@ -216,9 +216,58 @@ for (const protocol of ['openai', 'anthropic'] as const) {
       expect(out.object).toEqual({ name: 'Soup', minutes: 5 });
       const [first, second] = fake.requests.slice(-2);
       expect(first!.body.temperature).toBeDefined();
-      expect(first!.body.response_format).toEqual({ type: 'json_object' });
       expect(second!.body.temperature).toBeUndefined();
-      expect(second!.body.response_format).toBeUndefined();
+      expect(second!.body.response_format.type).toBe('json_schema');
+    });
+
+    it.runIf(protocol === 'openai')(
+      'asks for the JSON Schema as structured output, falls back to JSON mode where refused, and remembers',
+      async () => {
+        const llm = createLlmProvider(settings);
+        fake.script({ text: '{"name": "Soup", "minutes": 5}' });
+        await generateObject(llm, {
+          purpose: 'recipe',
+          schema: Dish,
+          system: 's',
+          prompt: 'x',
+          schemaName: 'dish',
+        });
+        const format = fake.requests.at(-1)!.body.response_format;
+        expect(format).toMatchObject({ type: 'json_schema', json_schema: { name: 'dish', strict: false } });
+        expect(format.json_schema.schema.properties).toHaveProperty('minutes');
+        expect(format.json_schema.schema.$schema).toBeUndefined();
+
+        const plain = createLlmProvider({ ...settings });
+        fake.script(
+          {
+            status: 400,
+            body: { error: { message: "response_format type 'json_schema' is not supported" } },
+          },
+          { text: '{"name": "Soup", "minutes": 5}' },
+          { text: '{"name": "Stew", "minutes": 9}' },
+        );
+        const before = fake.requests.length;
+        await generateObject(plain, { purpose: 'recipe', schema: Dish, system: 's', prompt: 'x' });
+        await generateObject(plain, { purpose: 'recipe', schema: Dish, system: 's', prompt: 'y' });
+        const formats = fake.requests.slice(before).map((r) => r.body.response_format?.type);
+        expect(formats).toEqual(['json_schema', 'json_object', 'json_object']);
+      },
+    );
+
+    it.runIf(protocol === 'anthropic')('gets structured output through one forced tool', async () => {
+      fake.script({ toolCalls: [{ name: 'dish', arguments: { name: 'Soup', minutes: 5 } }] });
+      const llm = createLlmProvider(settings);
+      const out = await generateObject(llm, {
+        purpose: 'recipe',
+        schema: Dish,
+        system: 's',
+        prompt: 'x',
+        schemaName: 'dish',
+      });
+      expect(out.object).toEqual({ name: 'Soup', minutes: 5 });
+      const body = fake.requests.at(-1)!.body;
+      expect(body.tool_choice).toEqual({ type: 'tool', name: 'dish' });
+      expect(body.tools[0].input_schema.properties).toHaveProperty('minutes');
     });
 
     it('a 500 answer is a 502 upstream_error', async () => {
@@ -230,6 +279,19 @@ for (const protocol of ['openai', 'anthropic'] as const) {
         'upstream_error',
       );
       expect(error.message).toContain('500');
+    });
+
+    it('keeps the server’s own error text for the log, out of the client’s detail', async () => {
+      const leak = 'quota of org-7F3A exceeded at /srv/models/secret-path';
+      fake.script({ status: 429, body: { error: { message: leak, type: 'insufficient_quota' } } });
+      const llm = createLlmProvider(settings);
+      const error = await expectAppError(
+        llm.chat({ purpose: 'chat', system: 's', messages: [{ role: 'user', content: 'hi' }] }),
+        502,
+        'upstream_error',
+      );
+      expect(error.message).not.toContain('org-7F3A');
+      expect(error.internal).toContain(leak);
     });
   });
 }

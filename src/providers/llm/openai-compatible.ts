@@ -47,16 +47,54 @@ export async function openAiChat(
     postJson(url, headers, payload, { timeoutMs: settings.timeoutMs, signal: request.signal });
 
   if (request.onText) return streamChat(url, headers, body, settings, request);
-  let answer = await send(request.json ? { ...body, response_format: { type: 'json_object' } } : body);
-  // Some servers reject optional parameters (response_format on small local servers, temperature on
-  // reasoning models): one retry without them. The caller repairs free-text JSON anyway.
-  if (answer.status === 400) {
-    const { temperature: _t, response_format: _r, ...minimal } = body;
-    answer = await send(minimal);
+  const accepted = acceptedFormats(settings);
+  const formats = request.json ? jsonFormats(request.jsonSchema, accepted.get(model) ?? 0) : [undefined];
+  let payload = body;
+  let answer;
+  for (const [i, format] of formats.entries()) {
+    answer = await send(format ? { ...payload, response_format: format } : payload);
+    // Reasoning models refuse a temperature: the same request again without it.
+    if (answer.status === 400 && 'temperature' in payload && /temperature/i.test(answer.text)) {
+      const { temperature: _t, ...rest } = payload;
+      payload = rest;
+      answer = await send(format ? { ...payload, response_format: format } : payload);
+    }
+    // A server that refuses a response format (400) is asked again with the next, plainer one,
+    // and remembered: later calls start there. The caller repairs free-text JSON anyway.
+    if (answer.status !== 400 || i === formats.length - 1) {
+      if (answer.status === 200 && request.json) accepted.set(model, formatLevel(format));
+      break;
+    }
   }
-  if (answer.status < 200 || answer.status >= 300)
-    throw upstreamStatusError(answer.status, answer.json, answer.text);
-  return fromWire(answer.json);
+  if (answer!.status < 200 || answer!.status >= 300)
+    throw upstreamStatusError(answer!.status, answer!.json, answer!.text);
+  return fromWire(answer!.json);
+}
+
+type ResponseFormat = Record<string, unknown> | undefined;
+
+/** Per configured server, per model: the response format it accepted (0 schema, 1 JSON mode, 2 none). */
+const ACCEPTED = new WeakMap<WireSettings, Map<string, number>>();
+
+function acceptedFormats(settings: WireSettings): Map<string, number> {
+  let byModel = ACCEPTED.get(settings);
+  if (!byModel) ACCEPTED.set(settings, (byModel = new Map()));
+  return byModel;
+}
+
+const formatLevel = (format: ResponseFormat) =>
+  format === undefined ? 2 : format.type === 'json_schema' ? 0 : 1;
+
+/** The response formats to try, strictest first, skipping those this server refused before. */
+function jsonFormats(schema: ChatRequest['jsonSchema'], from: number): ResponseFormat[] {
+  const all: ResponseFormat[] = [
+    ...(schema
+      ? [{ type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: false } }]
+      : []),
+    { type: 'json_object' },
+    undefined,
+  ];
+  return all.filter((format) => formatLevel(format) >= from);
 }
 
 function toWire(message: LlmMessage): Record<string, unknown> {

@@ -53,7 +53,8 @@ export async function postSse(
     const cause = (error as { cause?: { code?: string } })?.cause?.code;
     throw upstreamError(
       SERVICE,
-      `The language model stream failed (${cause ?? (error instanceof Error ? error.message : 'network error')}).`,
+      'The language model stream failed.',
+      cause ?? (error instanceof Error ? error.message : 'network error'),
     );
   }
 }

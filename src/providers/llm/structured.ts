@@ -23,6 +23,8 @@ export interface ObjectRequest<T extends z.ZodType> {
    * should aim for (coercions and transforms have no JSON Schema form).
    */
   jsonSchema?: Record<string, unknown>;
+  /** The name servers with structured output give the schema (letters, digits, _ and -). */
+  schemaName?: string;
   temperature?: number;
   signal?: AbortSignal;
 }
@@ -42,9 +44,8 @@ export async function generateObject<T extends z.ZodType>(
   llm: LlmProvider,
   request: ObjectRequest<T>,
 ): Promise<ObjectResult<z.infer<T>>> {
-  const jsonSchema = JSON.stringify(
-    request.jsonSchema ?? z.toJSONSchema(request.schema, { unrepresentable: 'any' }),
-  );
+  const schemaObject = request.jsonSchema ?? z.toJSONSchema(request.schema, { unrepresentable: 'any' });
+  const jsonSchema = JSON.stringify(schemaObject);
   const system = `${request.system}\n\nReply with one JSON object only, no prose, matching this JSON Schema:\n${jsonSchema}`;
   const messages: LlmMessage[] = [
     { role: 'user', content: request.prompt, ...(request.images?.length ? { images: request.images } : {}) },
@@ -57,6 +58,7 @@ export async function generateObject<T extends z.ZodType>(
       system,
       messages,
       json: true,
+      jsonSchema: { name: request.schemaName ?? 'answer', schema: withoutMeta(schemaObject) },
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
@@ -73,7 +75,7 @@ export async function generateObject<T extends z.ZodType>(
       },
     );
   }
-  throw upstreamError('language model', `The language model did not return a valid answer (${lastProblem}).`);
+  throw upstreamError('language model', 'The language model did not return a valid answer.', lastProblem);
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -81,4 +83,10 @@ function describeIssues(error: z.ZodError): string {
     .slice(0, 8)
     .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
     .join('; ');
+}
+
+/** Servers take a plain JSON Schema object: the draft marker zod adds is dropped. */
+function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _draft, ...rest } = schema;
+  return rest;
 }

@@ -45,6 +45,12 @@ export interface ChatRequest {
   tools?: LlmToolSpec[];
   /** Ask the server for a JSON object answer where the protocol supports it. */
   json?: boolean;
+  /**
+   * With `json`: the JSON Schema the answer must follow. Servers that support structured output are
+   * held to it (OpenAI-compatible `response_format: json_schema`, which OpenAI, Ollama, vLLM and
+   * llama.cpp accept; Anthropic through a forced tool); others get plain JSON mode.
+   */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;

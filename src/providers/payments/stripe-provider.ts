@@ -39,7 +39,11 @@ function translate(error: unknown): AppError {
     return upstreamError(SERVICE, 'The payment provider could not be reached.');
   }
   if (error instanceof Stripe.errors.StripeError) {
-    return upstreamError(SERVICE, `The payment provider refused the request (${error.type}).`);
+    return upstreamError(
+      SERVICE,
+      'The payment provider refused the request.',
+      `${error.type}: ${error.message}`,
+    );
   }
   return upstreamError(SERVICE);
 }

@@ -44,6 +44,9 @@ export interface PdfDocument {
 /** The bytes are not a PDF that can be read (permanent: retrying does not help). */
 export class InvalidPdfError extends Error {}
 
+/** A PDF beyond the reading limits (pages, image size, time, memory): permanent too. */
+export class PdfLimitExceeded extends InvalidPdfError {}
+
 export interface PdfReader {
   open(bytes: Uint8Array): Promise<PdfDocument>;
 }

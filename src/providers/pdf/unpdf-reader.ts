@@ -11,21 +11,39 @@ import {
 
 type DocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
 
-/** pdf.js (through unpdf): text items with positions per page, embedded images decoded. */
+/**
+ * pdf.js (through unpdf): text items with positions per page, embedded images decoded.
+ * `maxImagePixels` bounds what is ever decoded or drawn: pdf.js skips larger images before
+ * decoding them, and a page is drawn at a smaller scale when it would exceed it.
+ */
 export class UnpdfReader implements PdfReader {
+  readonly #maxImagePixels: number;
+
+  readonly #verbosity: number;
+
+  /** `verbosity` 1 lets pdf.js report warnings (the isolated worker listens for skipped images). */
+  constructor(options: { maxImagePixels?: number; verbosity?: number } = {}) {
+    this.#maxImagePixels = options.maxImagePixels ?? 50_000_000;
+    this.#verbosity = options.verbosity ?? 0;
+  }
+
   async open(bytes: Uint8Array): Promise<PdfDocument> {
     let proxy: DocumentProxy;
     try {
       // pdf.js takes ownership of the buffer it is given: hand it a copy.
-      proxy = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+      proxy = await getDocumentProxy(new Uint8Array(bytes), {
+        verbosity: this.#verbosity,
+        maxImageSize: this.#maxImagePixels,
+      });
     } catch (error) {
       throw new InvalidPdfError(`not a readable PDF: ${(error as Error).message}`);
     }
+    const maxPixels = this.#maxImagePixels;
     return {
       pageCount: proxy.numPages,
       page: (number) => readPage(proxy, number),
-      images: (number) => readImages(proxy, number),
-      render: (number, scale) => renderPage(proxy, number, scale),
+      images: (number) => readImages(proxy, number, maxPixels),
+      render: (number, scale) => renderPage(proxy, number, scale, maxPixels),
       close: () => proxy.loadingTask.destroy(),
     };
   }
@@ -54,20 +72,33 @@ async function readPage(proxy: DocumentProxy, number: number): Promise<PdfPage> 
   return { number, width: viewport.width, height: viewport.height, items };
 }
 
-async function readImages(proxy: DocumentProxy, number: number): Promise<RasterImage[]> {
+async function readImages(proxy: DocumentProxy, number: number, maxPixels: number): Promise<RasterImage[]> {
   const images = await extractImages(proxy, number);
-  return images.map((image) => ({
-    width: image.width,
-    height: image.height,
-    channels: image.channels,
-    data: image.data,
-  }));
+  return images
+    .filter((image) => image.width * image.height <= maxPixels)
+    .map((image) => ({
+      width: image.width,
+      height: image.height,
+      channels: image.channels,
+      data: image.data,
+    }));
 }
 
-/** pdf.js drawing on @napi-rs/canvas (prebuilt, no system libraries). */
-async function renderPage(proxy: DocumentProxy, number: number, scale: number): Promise<RenderedPage> {
+/** pdf.js drawing on @napi-rs/canvas (prebuilt, no system libraries), within the pixel budget. */
+async function renderPage(
+  proxy: DocumentProxy,
+  number: number,
+  scale: number,
+  maxPixels: number,
+): Promise<RenderedPage> {
+  const viewport = (await proxy.getPage(number)).getViewport({ scale: 1 });
+  const area = viewport.width * viewport.height;
+  const bounded = Math.min(scale, Math.sqrt(maxPixels / Math.max(1, area)));
   const png = Buffer.from(
-    await renderPageAsImage(proxy, number, { canvasImport: () => import('@napi-rs/canvas'), scale }),
+    await renderPageAsImage(proxy, number, {
+      canvasImport: () => import('@napi-rs/canvas'),
+      scale: bounded,
+    }),
   );
   // PNG IHDR: width and height are the big-endian words at bytes 16 and 20.
   return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };

@@ -71,14 +71,15 @@ export class FlyerReader implements FlyerSource {
       const seen = imagePage ? await this.#visionOffers(page, document) : [];
       if (seen.length > 0) {
         const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
-        return seen.map((offer) => ({ ...offer, validUntil }));
+        return seen.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
       }
       const items = imagePage ? await this.#ocrItems(page, document) : page.items;
       const text = items.map((i) => i.text).join(' ');
       printedValidity ??= findValidUntil(text, uploadedAt);
       const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
       const offers = await this.#offersOf(page, document, items, text);
-      return offers.map((offer) => ({ ...offer, validUntil }));
+      // A date printed for one offer wins over the flyer's.
+      return offers.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
     };
     return { pageCount: document.pageCount, extractPage, close: () => document.close() };
   }

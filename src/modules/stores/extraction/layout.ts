@@ -28,6 +28,14 @@ export interface LayoutItem {
   confidence?: number;
 }
 
+/** Where an offer was read on its page: PDF points, origin at the top-left, y growing downwards. */
+export interface OfferBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface ParsedOffer {
   product: string;
   brand: string;
@@ -35,6 +43,10 @@ export interface ParsedOffer {
   discountedPrice: number;
   unit: string;
   confidence: number;
+  /** The area of the page the offer was read from, when the reader knows it. */
+  box?: OfferBox;
+  /** A validity printed for this offer alone (YYYY-MM-DD); the flyer's validity otherwise. */
+  validUntil?: string;
 }
 
 interface Cell {
@@ -59,7 +71,7 @@ interface OfferGroup {
 }
 
 export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
-  const lines = groupLines(items).map(toCells);
+  const lines = groupLines(withoutDuplicates(items.map(normalised))).map(toCells);
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
   const orphans: Orphan[] = [];
@@ -68,7 +80,8 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
     if (!cells.some((c) => c.prices.length > 0)) return;
     let current: OfferGroup | undefined;
     const lineGroups: OfferGroup[] = [];
-    for (const cell of cells) {
+    // A right-to-left line (Arabic, Persian, Hebrew) is read from its right end: name, then prices.
+    for (const cell of isRightToLeft(cells) ? [...cells].reverse() : cells) {
       const hasName = looksLikeName(cell.name) && !cell.unitOnly;
       if (hasName) {
         if (!current || current.prices.length > 0 || current.nameParts.length === 0) {
@@ -124,29 +137,61 @@ function clusterOrphans(orphans: Orphan[]): Orphan[] {
 /** Attach each name-less price cluster to the name cell above it (tile layouts). */
 function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>): OfferGroup[] {
   const byAnchor = new Map<Cell, OfferGroup>();
-  for (const { cells, line } of orphans) {
-    const anchor = cells.map((cell) => nameAbove(cell, line, lines, usedAsName)).find(Boolean);
-    if (!anchor) continue;
+  const groupOf = (anchor: TileName): OfferGroup => {
     let group = byAnchor.get(anchor.product);
-    if (!group) {
-      group = { nameParts: [anchor.product.name], cells: [], prices: [], units: [] };
-      if (anchor.brand) group.brand = anchor.brand.name;
-      addUnitsOf(group, anchor.product);
-      byAnchor.set(anchor.product, group);
+    if (group) return group;
+    group = {
+      nameParts: [...anchor.extra.map((c) => c.name), anchor.product.name],
+      cells: [],
+      prices: [],
+      units: [],
+    };
+    for (const c of anchor.extra) usedAsName.add(c);
+    // The name's cells count for the offer's box and certainty, not for its prices.
+    group.cells.push(...anchor.extra, anchor.product, ...(anchor.brand ? [anchor.brand] : []));
+    if (anchor.brand) {
+      group.brand = anchor.brand.name;
+      usedAsName.add(anchor.brand);
     }
-    for (const cell of cells) {
+    addUnitsOf(group, anchor.product);
+    byAnchor.set(anchor.product, group);
+    return group;
+  };
+  for (const { cells, line } of orphans) {
+    // Each price takes the name above it: neighbouring tiles whose prices share a baseline stay
+    // apart. A price with no name above it (a struck-through old price beside the new one) joins
+    // the nearest price of its cluster that has one.
+    const anchors = cells.map((cell) => nameAbove(cell, line, lines, usedAsName));
+    cells.forEach((cell, i) => {
+      const anchor = anchors[i] ?? nearestAnchor(cells, anchors, i);
+      if (!anchor) return;
+      const group = groupOf(anchor);
       addCell(group, cell);
       for (const unitCell of unitsNear(cell, line, lines)) addUnitsOf(group, unitCell);
-    }
+    });
   }
   for (const product of byAnchor.keys()) usedAsName.add(product);
   return [...byAnchor.values()];
+}
+
+type TileName = NonNullable<ReturnType<typeof nameAbove>>;
+
+function nearestAnchor(cells: Cell[], anchors: (TileName | undefined)[], i: number): TileName | undefined {
+  let best: { distance: number; anchor: TileName } | undefined;
+  anchors.forEach((anchor, j) => {
+    if (!anchor) return;
+    const distance = Math.abs(cells[j]!.x - cells[i]!.x);
+    if (!best || distance < best.distance) best = { distance, anchor };
+  });
+  return best?.anchor;
 }
 
 function addUnitsOf(group: OfferGroup, cell: Cell): void {
   const unit = findUnit(cell.text);
   if (unit) group.units.push(unit);
 }
+
+const centreDistance = (a: Cell, b: Cell) => Math.abs((a.x + a.right) / 2 - (b.x + b.right) / 2);
 
 function overlapsHorizontally(a: Cell, b: Cell, slack: number): boolean {
   return a.x - slack < b.right && b.x - slack < a.right;
@@ -157,31 +202,61 @@ function nameAbove(
   lineIndex: number,
   lines: Cell[][],
   usedAsName: Set<Cell>,
-): { product: Cell; brand: Cell | undefined } | undefined {
+): { product: Cell; brand: Cell | undefined; extra: Cell[] } | undefined {
   const reach = price.height * 5;
   for (let i = lineIndex - 1; i >= 0; i -= 1) {
     const line = lines[i]!;
     if (line[0] && price.y - line[0].bottom > reach) break;
-    const product = line.find(
+    // Of the names over the price, the one centred nearest to it (a neighbour's name may reach it).
+    const product = line
+      .filter(
+        (c) =>
+          !usedAsName.has(c) &&
+          c.prices.length === 0 &&
+          !c.unitOnly &&
+          looksLikeName(c.name) &&
+          overlapsHorizontally(c, price, price.height),
+      )
+      .sort((a, b) => centreDistance(a, price) - centreDistance(b, price))[0];
+    if (!product) continue;
+    return stackedName(product, i, lines, usedAsName);
+  }
+  return undefined;
+}
+
+/**
+ * A tile's name is often several short lines stacked above its price ("PORK BUTT / CARNE / PARA /
+ * TAMALES"). The lines directly above the nearest one, in the same column, belong to it; the top
+ * line is the brand when it is printed smaller than the rest (or when there are just two lines).
+ */
+function stackedName(
+  nearest: Cell,
+  lineIndex: number,
+  lines: Cell[][],
+  usedAsName: Set<Cell>,
+): { product: Cell; brand: Cell | undefined; extra: Cell[] } {
+  const stack = [nearest];
+  let top = nearest;
+  for (let j = lineIndex - 1; j >= 0 && stack.length < 5; j -= 1) {
+    const above = lines[j]!.find(
       (c) =>
         !usedAsName.has(c) &&
         c.prices.length === 0 &&
         !c.unitOnly &&
         looksLikeName(c.name) &&
-        overlapsHorizontally(c, price, price.height),
+        top.y - c.bottom < Math.max(top.height, c.height) * 1.2 &&
+        overlapsHorizontally(c, top, top.height),
     );
-    if (!product) continue;
-    const above = lines[i - 1]?.find(
-      (c) =>
-        c.prices.length === 0 &&
-        !c.unitOnly &&
-        looksLikeName(c.name) &&
-        product.y - c.bottom < product.height * 1.2 &&
-        overlapsHorizontally(c, product, product.height),
-    );
-    return { product, brand: above };
+    if (!above) break;
+    stack.unshift(above);
+    top = above;
   }
-  return undefined;
+  if (stack.length === 1) return { product: nearest, brand: undefined, extra: [] };
+  const [first, ...rest] = stack;
+  const restHeight = Math.min(...rest.map((c) => c.height));
+  const smaller = first!.height < restHeight * 0.85;
+  if (smaller || stack.length === 2) return { product: nearest, brand: first, extra: rest.slice(0, -1) };
+  return { product: nearest, brand: undefined, extra: stack.slice(0, -1) };
 }
 
 function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
@@ -222,6 +297,19 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
     discountedPrice: discounted,
     unit: unit.slice(0, 50),
     confidence: round2(Math.max(0.05, Math.min(0.95, confidence * certainty))),
+    box: boxOf(group.cells),
+  };
+}
+
+/** The union of the cells an offer was read from (PDF points, top-left origin). */
+function boxOf(cells: Cell[]): OfferBox {
+  const x = Math.min(...cells.map((c) => c.x));
+  const y = Math.min(...cells.map((c) => c.y));
+  return {
+    x,
+    y,
+    width: Math.max(...cells.map((c) => c.right)) - x,
+    height: Math.max(...cells.map((c) => c.bottom)) - y,
   };
 }
 
@@ -243,7 +331,7 @@ function groupLines(items: readonly LayoutItem[]): LayoutItem[][] {
     const centre = item.y + item.height / 2;
     const line = lines.at(-1);
     const ref = line?.[0];
-    if (line && ref && Math.abs(ref.y + ref.height / 2 - centre) < Math.max(ref.height, item.height) * 0.5) {
+    if (line && ref && Math.abs(ref.y + ref.height / 2 - centre) < sameLineTolerance(ref, item)) {
       line.push(item);
     } else {
       lines.push([item]);
@@ -262,19 +350,56 @@ function toCells(line: LayoutItem[]): Cell[] {
   for (const item of line) {
     const last = pending.at(-1);
     const height = Math.max(last?.height ?? 0, item.height);
-    if (last && item.x - (last.x + last.width) > height * 1.2) flush();
+    if (last && item.x - (last.x + last.width) > height * 0.8) flush();
     pending.push(item);
   }
   flush();
   return cells;
 }
 
-function makeCell(items: LayoutItem[]): Cell {
-  const text = items
-    .map((i) => i.text)
-    .join(' ')
+/**
+ * Flyers often print a text twice at the same place (an outline or shadow under the fill): the
+ * copy is dropped, or every price would be read twice.
+ */
+function withoutDuplicates(items: readonly LayoutItem[]): LayoutItem[] {
+  const kept: LayoutItem[] = [];
+  const seen = new Map<string, LayoutItem[]>();
+  for (const item of items) {
+    const near = seen.get(item.text) ?? [];
+    const tolerance = Math.max(2, item.height * 0.15);
+    if (near.some((o) => Math.abs(o.x - item.x) <= tolerance && Math.abs(o.y - item.y) <= tolerance))
+      continue;
+    near.push(item);
+    seen.set(item.text, near);
+    kept.push(item);
+  }
+  return kept;
+}
+
+/**
+ * A cell's text: items that touch (a gap under a tenth of the line height, e.g. a price set in
+ * pieces "1" "," "69" with smaller cents) are one word; others are separated by a space.
+ */
+function cellText(items: LayoutItem[]): string {
+  let text = '';
+  // Lost ligatures come out of some text layers as control characters: dropped.
+  items.forEach((item, i) => {
+    const previous = items[i - 1];
+    const touching =
+      previous !== undefined &&
+      item.x - (previous.x + previous.width) < Math.max(previous.height, item.height) * 0.1 &&
+      /[\d,.]$/.test(previous.text) &&
+      /^[\d,.]/.test(item.text);
+    text += (previous && !touching ? ' ' : '') + item.text;
+  });
+  return text
+    .replace(/\p{Cc}/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+function makeCell(items: LayoutItem[]): Cell {
+  const text = cellText(items);
   const confidences = items.map((i) => i.confidence ?? 1);
   return {
     text,
@@ -288,4 +413,36 @@ function makeCell(items: LayoutItem[]): Cell {
     name: residualName(text),
     unitOnly: isOnlyUnit(text),
   };
+}
+
+/**
+ * How far apart two items' centres may be on one line. Text of one size shares a line within half
+ * its height; a small caption beside a big price only when close to its centre, or the name lines of
+ * neighbouring tiles would join a price's line.
+ */
+function sameLineTolerance(a: LayoutItem, b: LayoutItem): number {
+  return Math.max(Math.min(a.height, b.height) * 0.6, Math.max(a.height, b.height) * 0.3);
+}
+
+const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/gu;
+
+function isRightToLeft(cells: Cell[]): boolean {
+  const text = cells.map((c) => c.text).join(' ');
+  const rtl = (text.match(RTL_LETTER) ?? []).length;
+  return rtl > 0 && rtl >= (text.match(/\p{L}/gu) ?? []).length / 2;
+}
+
+/**
+ * Text as the parser compares it: presentation forms folded (NFKC: Arabic letters printed in
+ * their contextual shapes, full-width digits), Arabic-Indic and Persian digits as ASCII digits
+ * and the Arabic decimal separator as a comma.
+ */
+function normalised(item: LayoutItem): LayoutItem {
+  const text = item.text
+    .normalize('NFKC')
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/\u066B/g, ',')
+    .replace(/\u066C/g, '.');
+  return text === item.text ? item : { ...item, text };
 }

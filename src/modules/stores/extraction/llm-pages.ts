@@ -5,7 +5,16 @@ import type { ImagePageOffersSource, PageOffersSource } from './flyer-reader.ts'
 import type { ParsedOffer } from './layout.ts';
 import { round2 } from './prices.ts';
 
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .nullable()
+  .default(null)
+  .catch(null);
+
 const OfferList = z.object({
+  /** The last day the whole flyer (or this page) says its offers are valid, when printed. */
+  valid_until: IsoDate,
   offers: z
     .array(
       z.object({
@@ -14,6 +23,8 @@ const OfferList = z.object({
         original_price: z.number().positive().max(10_000).nullable().default(null),
         discounted_price: z.number().positive().max(10_000),
         unit: z.string().max(50).default(''),
+        /** A date printed for this offer alone. */
+        valid_until: IsoDate,
       }),
     )
     .max(200),
@@ -23,7 +34,9 @@ const SYSTEM = `You extract grocery offers from the text of one page of a store'
 Each offer: product name (without price or unit words), brand ('' if none), original_price (the
 regular or struck-through price, null if none), discounted_price (the offer price; for "2 for $5"
 the price of one), unit as printed ("per kg", "each", "500 g", "1 Sack (10Kg)"; '' if none).
-Ignore addresses, phone numbers, opening hours and dates. Never invent offers.`;
+valid_until: the last day of validity printed for the whole flyer or page (YYYY-MM-DD, null if none);
+an offer's own valid_until only when a date is printed for that offer alone.
+Ignore addresses, phone numbers and opening hours. A price is never a date. Never invent offers.`;
 
 /**
  * Structured extraction through the configured model (RECIPE_MODEL): the page's text, one line per
@@ -43,6 +56,7 @@ export class LlmPageOffers implements PageOffersSource {
       purpose: 'recipe',
       schema: OfferList,
       system: SYSTEM,
+      schemaName: 'flyer_offers',
       prompt: `Flyer page ${page.number}:\n${lines.slice(0, 12_000)}`,
       temperature: 0,
     });
@@ -68,6 +82,7 @@ export class VisionPageOffers implements ImagePageOffersSource {
       purpose: 'vision',
       schema: OfferList,
       system: VISION_SYSTEM,
+      schemaName: 'flyer_offers',
       prompt: `Flyer page ${pageNumber}, as ${pngs.length === 1 ? 'a picture' : `${pngs.length} pictures`}.`,
       images: pngs.map((png) => ({ mediaType: 'image/png', data: png.toString('base64') })),
       temperature: 0,
@@ -88,6 +103,8 @@ function toOffers(list: z.infer<typeof OfferList>, confidence: number): ParsedOf
       discountedPrice: discounted,
       unit: o.unit.trim(),
       confidence,
+      // The model's reading of the printed validity: the offer's own, else the page's.
+      ...((o.valid_until ?? list.valid_until) ? { validUntil: (o.valid_until ?? list.valid_until)! } : {}),
     };
   });
 }

@@ -74,11 +74,13 @@ export function round2(value: number): number {
 const FRAME_WORDS =
   /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für)\b/gi;
 
-const UNIT_WORD = String.raw`(?:kg|kilo(?:gramm?)?|g|gr|gramm?|lbs?|pounds?|oz|l|liter|litre|ml|cl|stück|stk|st|pcs?|pieces?|each|ea|bund|bunch|pack(?:ung)?|pk|dose|can|flasche|bottle|sack|beutel|bag|glas|jar|box|schale|tray|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz)`;
+const UNIT_WORD = String.raw`(?:kg|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
+/** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
+const END = String.raw`(?![\p{L}\d])`;
 /** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each". */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?:per|pro|je|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}\b|\b\d+(?:[.,]\d+)?\s*${UNIT_WORD}\b(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
-  'i',
+  String.raw`(?:(?:per|pro|je|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
+  'iu',
 );
 
 /** The unit or pack size printed with an offer, as written (trimmed), or undefined. */
@@ -127,7 +129,15 @@ export function isOnlyUnit(text: string): boolean {
   return rest.length === 0;
 }
 
-/** Enough letters to be a product name, not a stray symbol or number. */
+/**
+ * Lines flyers print beside offers that are never a product: purchase limits, conditions and
+ * footnotes ("Limite de 6 unid. por cliente", "Limit 4 per customer", "max. 5 Stück pro Kunde",
+ * "while supplies last", "solo in negozio"). Several languages.
+ */
+const NOT_A_PRODUCT =
+  /^\s*(limit[ae]?|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
+
+/** Enough letters to be a product name, not a stray symbol or number, nor a condition line. */
 export function looksLikeName(text: string): boolean {
-  return (text.match(/\p{L}/gu) ?? []).length >= 3;
+  return (text.match(/\p{L}/gu) ?? []).length >= 3 && !NOT_A_PRODUCT.test(text);
 }

@@ -1,69 +1,67 @@
 /**
- * The validity range a flyer prints once ("gültig vom 12.10. bis 17.10.2020", "Angebote gültig
- * bis 17.10.", "valid until 10/17", "valid 10/12 - 10/17/2026", "valid through Oct 17", "sale
- * ends 10/17", "valid until 17 October"), wherever it stands on its line: the end
- * date applies to every offer of the flyer. A date without a year takes the upload's year, or the
- * next one when that would put it more than 60 days before the upload.
+ * The validity a flyer prints ("gültig vom 12.10. bis 17.10.2020", "valid until 2026-12-01",
+ * "Flyer in effect August 14-20, 2025", "14.–20.8.", "SALES From 12/17/2025 To 12/25/2025",
+ * "Ofertas válidas até 25/04/2026", "dal 3 al 12 marzo", "du 14 au 20 août"): the end of a range of
+ * two dates, or the last date after a validity keyword. A date without a year takes the upload's
+ * year, or the next one when that would put it more than 60 days before the upload.
+ *
+ * A price is never read as a date: numeric dates need their separators in full ("17.10." or
+ * "17.10.2025", never "3.11"), and the text looked at after a keyword stops at the first price.
  */
-/** English and German month names by their first three letters. */
-const MONTHS: Record<string, number> = {
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  mär: 3,
-  apr: 4,
-  may: 5,
-  mai: 5,
-  jun: 6,
-  jul: 7,
-  aug: 8,
-  sep: 9,
-  oct: 10,
-  okt: 10,
-  nov: 11,
-  dec: 12,
-  dez: 12,
-};
-const MONTH_NAME = '(jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])[a-zä]*\\.?';
 
-/** Words that open a validity statement; the dates in the few words after one are its range. */
-const KEYWORD = /g[üu]ltig|gelten|valid|sale ends|offers? end|ends|until|through|thru|\bbis\b/giu;
-const WINDOW = 60;
-
-/** The date forms flyers print, each with the positions of day, month (number or name) and year. */
-const DATE_FORMS: Array<{ re: RegExp; day: number; month: number; year: number; named: boolean }> = [
-  // 17.10.  17.10.2030  17.10.30  (not a price: no digit may follow)
-  { re: /\b(\d{1,2})\.(\d{1,2})(?:\.(\d{4}|\d{2})?)?(?![\d,])/g, day: 1, month: 2, year: 3, named: false },
-  // 10/17  10/17/2030
-  { re: /\b(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?!\d)/g, day: 2, month: 1, year: 3, named: false },
-  // Oct 17, 2030
-  {
-    re: new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'giu'),
-    day: 2,
-    month: 1,
-    year: 3,
-    named: true,
-  },
-  // 17 October 2030, 17. Oktober
-  {
-    re: new RegExp(`\\b(\\d{1,2})\\.?\\s+${MONTH_NAME}(?:\\s+(\\d{4}))?`, 'giu'),
-    day: 1,
-    month: 2,
-    year: 3,
-    named: true,
-  },
+/** Month names (first three letters, or the whole word where three are ambiguous), many languages. */
+const MONTH_WORDS: Array<[RegExp, number]> = [
+  [/^(jan|gen|ene)/, 1],
+  [/^(feb|fév|fev|fév)/, 2],
+  [/^(mar|mär|mrz)/, 3],
+  [/^(apr|avr|abr)/, 4],
+  [/^(may|mai|mag|mayo|maio)/, 5],
+  [/^(jun|juin|giu)/, 6],
+  [/^(jul|juil|lug)/, 7],
+  [/^(aug|aoû|aou|ago)/, 8],
+  [/^(sep|set)/, 9],
+  [/^(oct|okt|ott|out)/, 10],
+  [/^(nov)/, 11],
+  [/^(dec|dez|déc|dic)/, 12],
 ];
+const MONTH_NAME =
+  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûu]t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)\\.?';
+
+/** Words that open a validity statement, in the languages flyers print. */
+const KEYWORD =
+  /g[üu]ltig|gelten|valid|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|\bat[ée]\b|hasta|\bfino al\b|jusqu/giu;
+/** Joins the two ends of a range. */
+const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et)\\s*';
+const WINDOW = 60;
+/** A price ends the text a keyword's dates are looked for in. */
+const PRICE = /(?:R\$|€|\$|£|EUR\b)\s*\d|\d+,\d{2}(?!\d)|\d+[.,]\d{2}\s*(?:€|\$|EUR\b)|\d+¢/iu;
+
+interface DateHit {
+  /** Where the match ends in the text looked at. */
+  at: number;
+  date: string;
+}
+
+interface Reading {
+  uploadedAt: Date;
+  /** Day before month in numeric dates with slashes (everywhere but North America). */
+  dayFirst: boolean;
+}
 
 /**
- * The end of the first validity statement in the text: after a keyword ("gültig", "valid",
- * "sale ends", "bis", …), the last date within a few words ("vom 12.10. bis 17.10." ends on the
- * 17th).
+ * The end of the flyer's validity printed in `text`: the end of the first range of two dates, else
+ * the last date within a few words after the first validity keyword that is followed by one.
  */
 export function findValidUntil(text: string, uploadedAt: Date): string | undefined {
-  const flat = text.replace(/\s+/g, ' ');
+  const flat = text.normalize('NFKC').replace(/\s+/g, ' ');
+  const reading: Reading = { uploadedAt, dayFirst: dayFirstIn(flat) };
+  const range = firstRange(flat, reading);
+  if (range) return range;
   for (const keyword of flat.matchAll(KEYWORD)) {
-    const window = flat.slice(keyword.index, keyword.index + keyword[0].length + WINDOW);
-    const last = datesIn(window, uploadedAt)
+    const after = flat.slice(keyword.index, keyword.index + keyword[0].length + WINDOW);
+    const price = PRICE.exec(after.slice(keyword[0].length));
+    const window = price ? after.slice(0, keyword[0].length + price.index) : after;
+    const last = datesIn(window, reading)
       .sort((a, b) => a.at - b.at)
       .at(-1);
     if (last) return last.date;
@@ -71,20 +69,130 @@ export function findValidUntil(text: string, uploadedAt: Date): string | undefin
   return undefined;
 }
 
-function datesIn(window: string, uploadedAt: Date): Array<{ at: number; date: string }> {
-  const found: Array<{ at: number; date: string }> = [];
-  for (const form of DATE_FORMS) {
-    for (const m of window.matchAll(form.re)) {
-      const month = form.named ? monthNumber(m[form.month]!) : Number(m[form.month]);
-      const date = month ? toDate(Number(m[form.day]), month, m[form.year], uploadedAt) : undefined;
-      if (date) found.push({ at: m.index + m[0].length, date });
+/**
+ * North-American flyers print month/day; the rest of the world day/month. The currency and the
+ * language of the page tell which.
+ */
+function dayFirstIn(text: string): boolean {
+  if (/R\$|€|£|\b(válid|valid[oa]|até|dal|fino|gültig|du\b|jusqu|ofertas?|offerte|angebot)/iu.test(text))
+    return true;
+  return !/\$|¢/.test(text);
+}
+
+/** Two dates joined by a range word: "14.–20.8.", "August 14-20, 2025", "12/17/2025 To 12/25/2025". */
+function firstRange(text: string, reading: Reading): string | undefined {
+  const forms = rangeForms();
+  let best: { index: number; date: string } | undefined;
+  for (const { re, end } of forms) {
+    for (const m of text.matchAll(re)) {
+      const date = end(m, reading);
+      if (date && (!best || m.index < best.index)) best = { index: m.index, date };
     }
   }
+  return best?.date;
+}
+
+function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading) => string | undefined }> {
+  const numeric = '(\\d{1,2})[./](\\d{1,2})(?:[./](\\d{4}|\\d{2}))?\\.?';
+  return [
+    // ISO to ISO: 2025-08-14 - 2025-08-20
+    {
+      re: new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}${RANGE}(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'giu'),
+      end: (m, r) => toDate(Number(m[3]), Number(m[2]), m[1], r.uploadedAt),
+    },
+    // full numeric to full numeric: 12/17/2025 To 12/25/2025, 12.10. - 19.10.2030
+    {
+      re: new RegExp(
+        `\\b\\d{1,2}[./]\\d{1,2}(?:[./](?:\\d{4}|\\d{2}))?\\.?${RANGE}${numeric}(?![\\d,])`,
+        'giu',
+      ),
+      end: (m, r) =>
+        dotted(m[0], m[3]) ? numericDate(m[1]!, m[2]!, m[3], m[0].includes('/'), r) : undefined,
+    },
+    // day to day of one month: 14.–20.8.2025, 07 e 08/01/2026, 17 a 23/06
+    {
+      re: new RegExp(
+        `\\b(\\d{1,2})\\.?${RANGE}(\\d{1,2})[./](\\d{1,2})(?:[./](\\d{4}|\\d{2}))?\\.?(?![\\d,])`,
+        'giu',
+      ),
+      end: (m, r) =>
+        (m[0].includes('/') && !r.dayFirst) || !dotted(m[0], m[4])
+          ? undefined
+          : toDate(Number(m[2]), Number(m[3]), m[4], r.uploadedAt),
+    },
+    // August 14-20, 2025
+    {
+      re: new RegExp(
+        `\\b${MONTH_NAME}\\s+(\\d{1,2})${RANGE}(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`,
+        'giu',
+      ),
+      end: (m, r) => toDate(Number(m[3]), monthNumber(m[1]!), m[4], r.uploadedAt),
+    },
+    // Aug 14 - Aug 20(, 2025)
+    {
+      re: new RegExp(
+        `\\b${MONTH_NAME}\\s+\\d{1,2}(?:st|nd|rd|th)?${RANGE}${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`,
+        'giu',
+      ),
+      end: (m, r) => toDate(Number(m[3]), monthNumber(m[2]!), m[4], r.uploadedAt),
+    },
+    // 14-20 August 2025, dal 3 al 12 marzo, du 14 au 20 août, 14 a 20 de junho
+    {
+      re: new RegExp(
+        `\\b\\d{1,2}\\.?${RANGE}(\\d{1,2})\\.?\\s+(?:de\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`,
+        'giu',
+      ),
+      end: (m, r) => toDate(Number(m[1]), monthNumber(m[2]!), m[3], r.uploadedAt),
+    },
+  ];
+}
+
+/** A dotted numeric date is whole only with its closing dot or its year ("3.11" is a price). */
+function dotted(text: string, year: string | undefined): boolean {
+  return text.includes('/') || year !== undefined || text.endsWith('.');
+}
+
+/** The date forms flyers print on their own. */
+function datesIn(window: string, reading: Reading): DateHit[] {
+  const found: DateHit[] = [];
+  const push = (m: RegExpMatchArray, date: string | undefined) => {
+    if (date) found.push({ at: m.index! + m[0].length, date });
+  };
+  // 2026-12-01
+  for (const m of window.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g))
+    push(m, toDate(Number(m[3]), Number(m[2]), m[1], reading.uploadedAt));
+  // 17.10.  17.10.2030  17.10.30 (the closing dot or the year is required: "3.11" is a price)
+  for (const m of window.matchAll(/\b(\d{1,2})\.(\d{1,2})(?:\.(\d{4}|\d{2})|\.)(?![\d,])/g))
+    push(m, toDate(Number(m[1]), Number(m[2]), m[3], reading.uploadedAt));
+  // 10/17  17/10  10/17/2030
+  for (const m of window.matchAll(/\b(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?![\d,])/g))
+    push(m, numericDate(m[1]!, m[2]!, m[3], true, reading));
+  // Oct 17, 2030
+  for (const m of window.matchAll(
+    new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'giu'),
+  ))
+    push(m, toDate(Number(m[2]), monthNumber(m[1]!), m[3], reading.uploadedAt));
+  // 17 October 2030, 17. Oktober, 25 de abril de 2026
+  for (const m of window.matchAll(
+    new RegExp(`\\b(\\d{1,2})\\.?\\s+(?:de\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`, 'giu'),
+  ))
+    push(m, toDate(Number(m[1]), monthNumber(m[2]!), m[3], reading.uploadedAt));
   return found;
 }
 
+/** A numeric date; with slashes, day and month follow the page's convention unless one is > 12. */
+function numericDate(a: string, b: string, year: string | undefined, slashed: boolean, r: Reading) {
+  let [day, month] = [Number(a), Number(b)];
+  if (slashed) {
+    const dayFirst = Number(a) > 12 ? true : Number(b) > 12 ? false : r.dayFirst;
+    [day, month] = dayFirst ? [Number(a), Number(b)] : [Number(b), Number(a)];
+  }
+  return toDate(day, month, year, r.uploadedAt);
+}
+
 function monthNumber(name: string): number {
-  return MONTHS[name.toLowerCase().slice(0, 3)] ?? 0;
+  const word = name.toLowerCase().replace(/\.$/, '');
+  return MONTH_WORDS.find(([re]) => re.test(word))?.[1] ?? 0;
 }
 
 /** A week from the upload: the default when the flyer prints no validity. */

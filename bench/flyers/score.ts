@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '../../src/platform/config.ts';
+import { createLlmProvider } from '../../src/providers/llm/index.ts';
+import { createFlyerReader } from '../../src/modules/stores/module.ts';
+import { scoreFlyer, type ExtractedOfferForScoring, type FlyerLabels, type FlyerScore } from './scoring.ts';
+
+/**
+ * npm run flyers:score [-- --dir <folder> ...] [--json <file>] [--only <name-part>]
+ * Runs the production flyer reader (the workers' composition, with the model when LLM settings are
+ * in the environment) on every PDF of a folder that has `<name>.labels.json` beside it, and prints
+ * per flyer and in total: candidates, precision, recall, price and regular-price accuracy, validity,
+ * outliers (price over 10x the median without a unit that explains it) and seconds per page.
+ * Reports only; it does not enforce the targets.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const valuesOf = (flag: string) => args.flatMap((a, i) => (a === flag && args[i + 1] ? [args[i + 1]!] : []));
+const defaultDirs = [
+  path.join(root, '../shared/data/flyers-real'),
+  path.join(root, '../shared/data/flyers'),
+  path.join(root, 'bench/flyers/generated'),
+];
+const dirs = valuesOf('--dir').length > 0 ? valuesOf('--dir').map((d) => path.resolve(d)) : defaultDirs;
+const only = valuesOf('--only')[0];
+const jsonOut = valuesOf('--json')[0];
+
+interface Row extends FlyerScore {
+  flyer: string;
+  pages: number;
+  secondsPerPage: number;
+  cpuSecondsPerPage: number;
+}
+
+async function scoreFolder(
+  dir: string,
+  read: ReturnType<typeof createFlyerReader>['reader'],
+): Promise<Row[]> {
+  if (!existsSync(dir)) {
+    console.log(`skipped ${dir}: not there`);
+    return [];
+  }
+  const rows: Row[] = [];
+  const pdfs = readdirSync(dir)
+    .filter((f) => f.endsWith('.pdf') && existsSync(path.join(dir, f.replace(/\.pdf$/, '.labels.json'))))
+    .filter((f) => !only || f.includes(only))
+    .sort();
+  for (const file of pdfs) {
+    const labels = JSON.parse(
+      readFileSync(path.join(dir, file.replace(/\.pdf$/, '.labels.json')), 'utf8'),
+    ) as FlyerLabels;
+    const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const run = await read.open(bytes, uploadDateOf(labels));
+    const offers: ExtractedOfferForScoring[] = [];
+    try {
+      for (let page = 1; page <= run.pageCount; page += 1) {
+        for (const offer of await run.extractPage(page)) {
+          const regular = offer.originalPrice > offer.discountedPrice + 0.001 ? offer.originalPrice : null;
+          offers.push({
+            page,
+            product: offer.product,
+            brand: offer.brand,
+            price: offer.discountedPrice,
+            regularPrice: regular,
+            unit: offer.unit,
+            validUntil: offer.validUntil,
+          });
+        }
+      }
+    } finally {
+      await run.close();
+    }
+    const used = process.cpuUsage(cpu);
+    const seconds = (performance.now() - started) / 1000;
+    rows.push({
+      flyer: file.replace(/\.pdf$/, ''),
+      pages: run.pageCount,
+      secondsPerPage: seconds / Math.max(1, run.pageCount),
+      cpuSecondsPerPage: (used.user + used.system) / 1e6 / Math.max(1, run.pageCount),
+      ...scoreFlyer(labels, offers),
+    });
+  }
+  return rows;
+}
+
+/**
+ * The reader defaults validity to a week from upload; uploading "during" the flyer's week (its
+ * printed start, else a week before its end) makes relative dates (no year printed) resolve as
+ * they would for the shop's own upload.
+ */
+function uploadDateOf(labels: FlyerLabels): Date {
+  const from = labels.validity?.valid_from;
+  const until = labels.validity?.valid_until;
+  if (from) return new Date(`${from}T09:00:00Z`);
+  if (until) return new Date(new Date(`${until}T09:00:00Z`).getTime() - 6 * 86_400_000);
+  return new Date();
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+
+function printTable(rows: Row[]): void {
+  console.log(
+    '| flyer | pages | candidates | labelled | matched | precision | recall | price acc. | regular acc. | validity | outliers | s/page (cpu) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const validity = r.validityRight === undefined ? '–' : r.validityRight ? 'right' : 'wrong';
+    console.log(
+      `| ${r.flyer} | ${r.pages} | ${r.extracted} | ${r.labelled} | ${r.matched} | ${pct(r.precision)} | ${pct(r.recall)} | ` +
+        `${r.pricePairs ? pct(r.priceAccuracy) : '–'} | ${r.matched ? pct(r.regularAccuracy) : '–'} | ${validity} | ${r.outliers} | ` +
+        `${r.secondsPerPage.toFixed(2)} (${r.cpuSecondsPerPage.toFixed(2)}) |`,
+    );
+  }
+  const sum = (f: (r: Row) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const extracted = sum((r) => r.extracted);
+  const labelled = sum((r) => r.labelled);
+  const matched = sum((r) => r.matched);
+  const pages = sum((r) => r.pages);
+  const withValidity = rows.filter((r) => r.validityRight !== undefined);
+  console.log(
+    `| **total** | ${pages} | ${extracted} | ${labelled} | ${matched} | ${pct(extracted ? matched / extracted : 0)} | ` +
+      `${pct(labelled ? matched / labelled : 0)} | – | – | ${withValidity.filter((r) => r.validityRight).length}/${withValidity.length} right | ` +
+      `${sum((r) => r.outliers)} | ${(sum((r) => r.secondsPerPage * r.pages) / Math.max(1, pages)).toFixed(2)} |`,
+  );
+}
+
+const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
+const llm = createLlmProvider(config.llm);
+const { reader, close } = createFlyerReader(llm, config.flyerLimits);
+const mode =
+  llm.isConfigured('recipe') || llm.isConfigured('vision') ? `model (${config.llm.provider})` : 'no model';
+console.log(`flyer reader: ${mode}`);
+const rows: Row[] = [];
+try {
+  for (const dir of dirs) {
+    const folderRows = await scoreFolder(dir, reader);
+    if (folderRows.length === 0) continue;
+    console.log(`\n${path.relative(process.cwd(), dir) || dir}`);
+    printTable(folderRows);
+    rows.push(...folderRows);
+  }
+  if (rows.length > 0 && dirs.length > 1) {
+    console.log('\nall folders');
+    printTable(rows);
+  }
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ mode, rows }, null, 2));
+} finally {
+  await close();
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { contentBombPdf, hugeImagePdf, manyPagesPdf } from '../../../test/support/hostile-pdfs.ts';
+import { multiPageFlyer } from '../../../test/support/flyers.ts';
+import { DEFAULT_PDF_LIMITS, IsolatedPdfReader, PdfLimitExceeded } from './isolated-reader.ts';
+
+const limits = { ...DEFAULT_PDF_LIMITS, stepTimeoutMs: 20_000 };
+
+describe('reading hostile PDFs in a bounded worker', () => {
+  it('reads an ordinary flyer: text items and pages as the in-process reader does', async () => {
+    const flyer = await multiPageFlyer(2, 'Plain');
+    const doc = await new IsolatedPdfReader(limits).open(flyer.bytes);
+    expect(doc.pageCount).toBe(2);
+    const page = await doc.page(1);
+    expect(page.items.length).toBeGreaterThan(0);
+    await doc.close();
+  });
+
+  it('refuses a flyer of 10,000 pages with a clear error', async () => {
+    const bytes = await manyPagesPdf(10_000);
+    const error = await new IsolatedPdfReader(limits).open(bytes).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PdfLimitExceeded);
+    expect((error as Error).message).toMatch(/10000 pages; at most 100/);
+  });
+
+  it('never decodes a 30,000 × 30,000 image, and says so', async () => {
+    const doc = await new IsolatedPdfReader(limits).open(await hugeImagePdf(30_000, 30_000));
+    const before = process.memoryUsage.rss();
+    const error = await doc.images(1).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/image on page 1 is larger than 50000000 pixels/);
+    expect(process.memoryUsage.rss() - before).toBeLessThan(500 * 1024 * 1024);
+    await doc.close();
+  });
+
+  it('draws a page within the pixel budget whatever scale is asked', async () => {
+    const flyer = await multiPageFlyer(1, 'Scaled');
+    const doc = await new IsolatedPdfReader({ ...limits, maxImagePixels: 1_000_000 }).open(flyer.bytes);
+    const drawn = await doc.render(1, 10);
+    expect(drawn.width * drawn.height).toBeLessThanOrEqual(1_000_000);
+    await doc.close();
+  });
+
+  it('stops a decompression bomb at the memory limit', async () => {
+    const bomb = await contentBombPdf(600 * 1024 * 1024);
+    const doc = await new IsolatedPdfReader({ ...limits, memoryMb: 150 }).open(bomb);
+    const error = await doc.page(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PdfLimitExceeded);
+    expect((error as Error).message).toMatch(/more than 150 MB/);
+    await doc.close();
+  });
+
+  it('stops a step that runs past its deadline', async () => {
+    const flyer = await multiPageFlyer(1, 'Slow');
+    const error = await new IsolatedPdfReader({ ...limits, stepTimeoutMs: 1 })
+      .open(flyer.bytes)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PdfLimitExceeded);
+    expect((error as Error).message).toMatch(/took over 1 ms/);
+  });
+});
