@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { UnpdfReader } from '../../../src/providers/pdf/unpdf-reader.ts';
+import { flyerFontsAvailable, FONT_PACKAGES } from './fonts.ts';
+import { generateImageFlyer } from './flyer.ts';
+import { LOCALES } from './locales.ts';
+import { PAGE_HEIGHT, PAGE_WIDTH } from './page.ts';
+import { seededRandom } from './plan.ts';
+
+const fonts = flyerFontsAvailable();
+if (!fonts) console.warn(`flyer generator tests skipped: install ${FONT_PACKAGES.join(' ')}`);
+
+describe.runIf(fonts)('generated image-only flyers', () => {
+  it('draws JPEG pages with no text layer, and labels every offer it drew', async () => {
+    const locale = LOCALES.find((l) => l.code === 'en-CA')!;
+    const flyer = await generateImageFlyer(locale, 42, { pages: 2 });
+    const document = await new UnpdfReader().open(flyer.pdf);
+    try {
+      expect(document.pageCount).toBe(2);
+      for (const n of [1, 2]) {
+        const page = await document.page(n);
+        expect(page.items.filter((i) => i.text.trim())).toEqual([]);
+        const images = await document.images(n);
+        expect(images.map((i) => [i.width, i.height])).toEqual([[PAGE_WIDTH, PAGE_HEIGHT]]);
+      }
+    } finally {
+      await document.close();
+    }
+    const { labels } = flyer;
+    expect(labels.kind).toBe('image-only');
+    expect(labels.pages_labelled).toEqual([1, 2]);
+    expect(labels.validity?.valid_until).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(labels.offers.length).toBeGreaterThanOrEqual(8);
+    for (const offer of labels.offers) {
+      expect(offer.price).toBeGreaterThan(0);
+      expect(Math.round(offer.price * 100) / 100).toBe(offer.price);
+      if (offer.regular_price != null) expect(offer.regular_price).toBeGreaterThan(offer.price);
+      expect(offer.unit).toBeTruthy();
+    }
+  });
+
+  it('is deterministic: the same seed draws the same flyer', async () => {
+    const locale = LOCALES.find((l) => l.code === 'fa-DE')!;
+    const a = await generateImageFlyer(locale, 7, { pages: 1 });
+    const b = await generateImageFlyer(locale, 7, { pages: 1 });
+    expect(b.labels).toEqual(a.labels);
+    const c = await generateImageFlyer(locale, 8, { pages: 1 });
+    expect(c.labels.offers).not.toEqual(a.labels.offers);
+  });
+
+  it('prices multi-buys per item and keeps names in their script', async () => {
+    const all = await Promise.all(LOCALES.map((l, i) => generateImageFlyer(l, 100 + i, { pages: 2 })));
+    const offers = all.flatMap((f) => f.labels.offers);
+    for (const offer of offers.filter((o) => 'multibuy' in o)) {
+      const [count, total] = String((offer as { multibuy: string }).multibuy)
+        .split(' for ')
+        .map(Number);
+      expect(offer.price).toBe(Math.round((total! / count!) * 100) / 100);
+    }
+    const persian = all.find((f) => f.labels.language === 'fa')!;
+    expect(persian.labels.offers.every((o) => /\p{Script=Arabic}/u.test(o.product))).toBe(true);
+  });
+});
+
+describe('seededRandom', () => {
+  it('repeats its sequence for a seed and stays in [0, 1)', () => {
+    const a = seededRandom(3);
+    const b = seededRandom(3);
+    const xs = Array.from({ length: 1000 }, () => a());
+    expect(Array.from({ length: 1000 }, () => b())).toEqual(xs);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+});
