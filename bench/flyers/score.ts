@@ -25,6 +25,8 @@ const defaultDirs = [
 const dirs = valuesOf('--dir').length > 0 ? valuesOf('--dir').map((d) => path.resolve(d)) : defaultDirs;
 const only = valuesOf('--only')[0];
 const jsonOut = valuesOf('--json')[0];
+/** --show prints every extracted offer beside the labels of its page (to see what was missed). */
+const show = args.includes('--show');
 
 interface Row extends FlyerScore {
   flyer: string;
@@ -73,6 +75,7 @@ async function scoreFolder(
     } finally {
       await run.close();
     }
+    if (show) printSideBySide(file, labels, offers);
     const used = process.cpuUsage(cpu);
     const seconds = (performance.now() - started) / 1000;
     rows.push({
@@ -84,6 +87,21 @@ async function scoreFolder(
     });
   }
   return rows;
+}
+
+function printSideBySide(file: string, labels: FlyerLabels, offers: ExtractedOfferForScoring[]): void {
+  console.log(`\n${file}`);
+  for (const page of labels.pages_labelled) {
+    console.log(`  page ${page}`);
+    for (const l of labels.offers.filter((o) => o.page === page)) {
+      console.log(
+        `    label     ${l.price.toFixed(2)} ${l.regular_price ?? ''} | ${l.product} | ${l.unit ?? ''}`,
+      );
+    }
+    for (const o of offers.filter((x) => x.page === page)) {
+      console.log(`    extracted ${o.price.toFixed(2)} ${o.regularPrice ?? ''} | ${o.product} | ${o.unit}`);
+    }
+  }
 }
 
 /**

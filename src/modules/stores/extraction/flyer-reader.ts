@@ -1,5 +1,6 @@
 import type { OcrEngine } from '../../../providers/ocr/ocr.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
+import { fixOcrWords, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
 import type { PdfDocument, PdfPage, PdfReader, RasterImage } from '../../../providers/pdf/pdf.ts';
 import { parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
 import { defaultValidUntil, findValidUntil } from './validity.ts';
@@ -130,7 +131,7 @@ export class FlyerReader implements FlyerSource {
         });
       }
     }
-    return items;
+    return joinRaisedCents(joinSplitDigits(fixOcrWords(items)));
   }
 }
 

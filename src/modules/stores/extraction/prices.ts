@@ -21,7 +21,7 @@ const PRICE_RE = new RegExp(
   'g',
 );
 const MULTI_BUY_RE = new RegExp(
-  String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur)\s*(${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY})?`,
+  String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur|pour|por|per|\/)\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY})?`,
   'gi',
 );
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */

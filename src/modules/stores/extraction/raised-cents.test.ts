@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { LayoutItem } from './layout.ts';
+import { findPrices } from './prices.ts';
+import { fixOcrWords, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
+
+const word = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+  text,
+  x,
+  y,
+  width,
+  height,
+  confidence: 0.9,
+});
+const texts = (items: LayoutItem[]) => items.map((i) => i.text);
+
+/** Word boxes as tesseract returns them for prices drawn with raised cents (bench/flyers/generator). */
+describe('raised cents', () => {
+  it('joins a small sign, a tall whole part and raised cents into one price: $3⁹⁵ → $ 3.95', () => {
+    const items = [
+      word('Ground', 44, 930, 88, 24),
+      word('$', 44, 1071, 18, 42),
+      word('3', 70, 1078, 40, 71),
+      word('95', 117, 1076, 40, 32),
+      word('/lb', 170, 1126, 30, 24),
+    ];
+    const joined = joinRaisedCents(items);
+    expect(texts(joined)).toEqual(['Ground', '$ 3.95', '/lb']);
+    expect(findPrices(joined[1]!.text).map((p) => p.value)).toEqual([3.95]);
+    expect(joined[1]).toMatchObject({ x: 44, y: 1071, width: 113 });
+  });
+
+  it('reads euro and real conventions: 2,⁴⁹ € and R$ 20⁵⁰, and 95¢', () => {
+    expect(texts(joinRaisedCents([word('2,', 100, 500, 60, 72), word('49', 165, 498, 40, 33)]))).toEqual([
+      '2,49',
+    ]);
+    expect(texts(joinRaisedCents([word('7', 100, 500, 40, 72), word('49€', 145, 498, 60, 33)]))).toEqual([
+      '7,49 €',
+    ]);
+    expect(
+      texts(
+        joinRaisedCents([
+          word('R$', 40, 495, 40, 30),
+          word('20', 85, 500, 80, 72),
+          word('50', 170, 498, 40, 33),
+        ]),
+      ),
+    ).toEqual(['R$ 20,50']);
+    expect(texts(joinRaisedCents([word('95', 100, 500, 80, 72), word('¢', 185, 505, 17, 34)]))).toEqual([
+      '95¢',
+    ]);
+  });
+
+  it('leaves numbers alone that are not a raised pair: same height, below the top, or far away', () => {
+    const line = [word('Open', 30, 1711, 50, 20), word('7', 90, 1711, 10, 20), word('22', 105, 1711, 20, 20)];
+    expect(texts(joinRaisedCents(line))).toEqual(['Open', '7', '22']);
+    const subscript = [word('3', 70, 1078, 40, 71), word('95', 117, 1120, 40, 30)];
+    expect(texts(joinRaisedCents(subscript))).toEqual(['3', '95']);
+    const far = [word('3', 70, 1078, 40, 71), word('95', 300, 1076, 40, 32)];
+    expect(texts(joinRaisedCents(far))).toEqual(['3', '95']);
+  });
+
+  it('keeps the reading order of the other words (the validity line is read from it)', () => {
+    const items = [
+      word('Valid', 10, 10, 50, 20),
+      word('Aug', 70, 11, 40, 20),
+      word('14-20,', 120, 9, 60, 20),
+      word('2025', 190, 10, 50, 20),
+      word('4', 70, 300, 40, 72),
+      word('29', 115, 298, 40, 32),
+    ];
+    expect(texts(joinRaisedCents(joinSplitDigits(items)))).toEqual([
+      'Valid',
+      'Aug',
+      '14-20,',
+      '2025',
+      '4.29',
+    ]);
+  });
+});
+
+describe('OCR word repairs', () => {
+  it('joins tall digits read apart: "9" "5¢" → 95¢', () => {
+    expect(texts(joinSplitDigits([word('9', 846, 601, 40, 70), word('5¢', 895, 602, 64, 69)]))).toEqual([
+      '95¢',
+    ]);
+    expect(texts(joinSplitDigits([word('9', 846, 601, 40, 70), word('5', 1000, 602, 40, 69)]))).toEqual([
+      '9',
+      '5',
+    ]);
+  });
+
+  it('reads "/Ib" as /lb and a currency sign before three or four digits as a price that lost its point', () => {
+    expect(
+      texts(
+        fixOcrWords([
+          word('/Ib', 0, 0, 30, 24),
+          word('$189', 0, 0, 60, 30),
+          word('$6-39', 0, 0, 60, 30),
+          word('555-0141', 0, 0, 90, 15),
+          word('2025', 0, 0, 50, 20),
+        ]),
+      ),
+    ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
+  });
+});

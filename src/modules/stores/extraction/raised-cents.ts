@@ -1,0 +1,178 @@
+import type { LayoutItem } from './layout.ts';
+
+/**
+ * Flyers print big prices with their cents raised and small: `$1⁹⁹`, `2,⁴⁹ €`, `R$ 20⁵⁰`, `95¢`.
+ * OCR (and some text layers) return those as separate words: a small currency sign, a tall whole
+ * part, and a small number whose top is level with the tall one. Read apart they become "1" and
+ * "99" (or 199.00 when glued); this joins them into one price word, `$1.99`, `2,49 €`, `95¢`, with
+ * the box of the whole and the tall part's height.
+ */
+const WHOLE = /^([$€£]|R\$)?(\d{1,4})([.,])?$/u;
+const CENTS = /^(\d{2})([¢€$]|\s*€)?$/u;
+const SIGN = /^([$€£]|R\$)$/u;
+const CENT_SIGN = /^¢$/u;
+
+/** A raised part is at most this share of the tall part's height… */
+const MAX_RAISED_RATIO = 0.75;
+/** …starts within this share of it after the tall part ends… */
+const MAX_GAP_RATIO = 0.6;
+/** …and its top is level with the tall part's top within this share. */
+const MAX_TOP_OFFSET_RATIO = 0.3;
+
+export function joinRaisedCents(items: readonly LayoutItem[]): LayoutItem[] {
+  const used = new Set<number>();
+  /** Index of the first part of each joined price → the joined word, emitted in its place. */
+  const joinedAt = new Map<number, LayoutItem>();
+  const order = items.map((_, i) => i).sort((a, b) => items[a]!.x - items[b]!.x);
+  for (const i of order) {
+    if (used.has(i)) continue;
+    const whole = items[i]!;
+    const match = WHOLE.exec(whole.text.trim());
+    if (!match) continue;
+    const raised = findRaised(items, i, used, (t) => CENTS.test(t) || CENT_SIGN.test(t));
+    if (raised === undefined) continue;
+    used.add(i).add(raised);
+    const signIndex = match[1] ? undefined : findSignIndex(items, i, used);
+    if (signIndex !== undefined) used.add(signIndex);
+    const sign = match[1] ?? (signIndex !== undefined ? items[signIndex]!.text.trim() : undefined);
+    const parts = [i, raised, ...(signIndex !== undefined ? [signIndex] : [])];
+    joinedAt.set(
+      Math.min(...parts),
+      joined(whole, items[raised]!, match, signIndex !== undefined ? items[signIndex] : undefined, sign),
+    );
+  }
+  return items.flatMap((item, i) => {
+    const word = joinedAt.get(i);
+    if (word) return [word];
+    return used.has(i) ? [] : [item];
+  });
+}
+
+function joined(
+  whole: LayoutItem,
+  small: LayoutItem,
+  match: RegExpExecArray,
+  signItem: LayoutItem | undefined,
+  sign: string | undefined,
+): LayoutItem {
+  const digits = match[2]!;
+  const smallText = small.text.trim();
+  let text: string;
+  if (CENT_SIGN.test(smallText)) text = `${digits}¢`;
+  else {
+    const cents = CENTS.exec(smallText)!;
+    const mark = match[3] ?? (cents[2]?.includes('€') || sign === '€' || sign === 'R$' ? ',' : '.');
+    const trailing = cents[2]?.trim() && cents[2].trim() !== '¢' ? ` ${cents[2].trim()}` : '';
+    text = `${sign && !trailing ? `${sign} ` : ''}${digits}${mark}${cents[1]}${trailing}`;
+  }
+  const parts = [whole, small, ...(signItem ? [signItem] : [])];
+  const left = Math.min(...parts.map((p) => p.x));
+  const right = Math.max(...parts.map((p) => p.x + p.width));
+  const top = Math.min(...parts.map((p) => p.y));
+  const confidence = Math.min(...parts.map((p) => p.confidence ?? 1));
+  return {
+    text,
+    x: left,
+    y: top,
+    width: right - left,
+    height: Math.max(whole.height, whole.y + whole.height - top),
+    ...(whole.confidence !== undefined || small.confidence !== undefined ? { confidence } : {}),
+  };
+}
+
+function findRaised(
+  items: readonly LayoutItem[],
+  wholeIndex: number,
+  used: Set<number>,
+  accepts: (text: string) => boolean,
+): number | undefined {
+  const whole = items[wholeIndex]!;
+  const end = whole.x + whole.width;
+  let best: number | undefined;
+  items.forEach((item, j) => {
+    if (j === wholeIndex || used.has(j) || !accepts(item.text.trim())) return;
+    if (item.height > whole.height * MAX_RAISED_RATIO) return;
+    const gap = item.x - end;
+    if (gap < -0.15 * whole.height || gap > MAX_GAP_RATIO * whole.height) return;
+    if (Math.abs(item.y - whole.y) > MAX_TOP_OFFSET_RATIO * whole.height) return;
+    if (best === undefined || item.x < items[best]!.x) best = j;
+  });
+  return best;
+}
+
+/** A small currency sign just before the tall part, level with its top. */
+function findSignIndex(
+  items: readonly LayoutItem[],
+  wholeIndex: number,
+  used: Set<number>,
+): number | undefined {
+  const whole = items[wholeIndex]!;
+  let best: number | undefined;
+  items.forEach((item, j) => {
+    if (j === wholeIndex || used.has(j) || !SIGN.test(item.text.trim())) return;
+    const gap = whole.x - (item.x + item.width);
+    if (gap < -0.15 * whole.height || gap > 0.5 * whole.height) return;
+    if (Math.abs(item.y - whole.y) > 0.4 * whole.height) return;
+    best = j;
+  });
+  return best;
+}
+
+/**
+ * What OCR commonly gets wrong in flyer words, repaired where the reading is unambiguous:
+ * - "/Ib" (capital I) for "/lb";
+ * - a small price that lost its decimal point or read it as a dash: "$189", "$6-39" (a currency
+ *   sign then three or four digits is, on a grocery flyer, cents without their mark).
+ */
+export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
+  return items.map((item) => {
+    const fixed = item.text
+      .replace(/^(\/?)I(bs?\.?)$/u, '$1l$2')
+      .replace(/^([$€£]|R\$)(\d{1,2})[-‐–]?(\d{2})$/u, '$1$2.$3');
+    return fixed === item.text ? item : { ...item, text: fixed };
+  });
+}
+
+/**
+ * Tall digits OCR read as separate words ("9" "5¢" for a big 95¢): neighbours of the same height,
+ * tops level, nearly touching, are one number.
+ */
+export function joinSplitDigits(items: readonly LayoutItem[]): LayoutItem[] {
+  const out: LayoutItem[] = [];
+  const absorbed = new Set<number>();
+  items.forEach((item, i) => {
+    if (absorbed.has(i)) return;
+    let current = item;
+    for (;;) {
+      if (!/^([$€£]|R\$)?\d{1,3}$/u.test(current.text)) break;
+      const next = items.findIndex(
+        (other, j) =>
+          j !== i &&
+          !absorbed.has(j) &&
+          /^\d{1,2}[¢€$]?$/u.test(other.text) &&
+          Math.abs(other.height - current.height) <= 0.2 * current.height &&
+          Math.abs(other.y - current.y) <= 0.15 * current.height &&
+          other.x - (current.x + current.width) >= -0.05 * current.height &&
+          other.x - (current.x + current.width) <= 0.3 * current.height,
+      );
+      if (next < 0) break;
+      absorbed.add(next);
+      const other = items[next]!;
+      current = {
+        ...current,
+        text: `${current.text}${other.text}`,
+        width: other.x + other.width - current.x,
+        ...(current.confidence !== undefined
+          ? { confidence: Math.min(current.confidence, other.confidence ?? 1) }
+          : {}),
+      };
+    }
+    out.push(current);
+  });
+  // A word absorbed after it was already emitted (it came first in reading order) goes away.
+  return out.filter((item) => !absorbedItems(items, absorbed).has(item));
+}
+
+function absorbedItems(items: readonly LayoutItem[], absorbed: Set<number>): Set<LayoutItem> {
+  return new Set([...absorbed].map((j) => items[j]!));
+}
