@@ -80,6 +80,19 @@ describe('price and unit recognition', () => {
   });
 
   it.each([
+    'without member card $3.49',
+    'Sem cartão R$ 6,29',
+    'De R$ 8,79 por',
+    'ohne Kundenkarte 3,49 €',
+    'Prix sans carte 3,49 €',
+    'Au lieu de 2,99 €',
+    'Sin tarjeta 2,99 €',
+    'Antes 2,99 €',
+  ])('marks the price of "%s" as the regular one', (text) => {
+    expect(findPrices(text)[0]?.marked).toBe('old');
+  });
+
+  it.each([
     ['1.99/kg', 'per kg'],
     ['per lb', 'per lb'],
     ['je 100 g', 'per 100 g'],
@@ -114,6 +127,30 @@ describe('layout parser', () => {
       ['Äpfel', 2.49, 2.49],
       ['Birnen', 3.29, 2.79],
     ]);
+  });
+
+  it('reads member and regular-price notes as the regular price, never as the name', () => {
+    const tile = (x: number, note: string, price: string) => [
+      item('Macarrão Espaguete', x, 100, 14),
+      item('500 g', x, 120, 10),
+      item(note, x, 140, 10),
+      item(price, x, 190, 40),
+    ];
+    const offers = parseLayout([
+      ...tile(40, 'Sem cartão R$ 6,49', 'R$ 5,29'),
+      ...tile(400, 'without member card $3.49', '$2.99'),
+      ...tile(760, 'ohne Kundenkarte 3,49 €', '2,99 €'),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Macarrão Espaguete', 5.29, 6.49],
+      ['Macarrão Espaguete', 2.99, 3.49],
+      ['Macarrão Espaguete', 2.99, 3.49],
+    ]);
+  });
+
+  it('gives no offer when only the "was" price of a tile was read (its own price was not)', () => {
+    const offers = parseLayout([item('Pork Shoulder Roast', 40, 100, 14), item('Was $1.89', 40, 130, 10)]);
+    expect(offers).toEqual([]);
   });
 
   /** An item with an explicit width (glyph runs that touch). */

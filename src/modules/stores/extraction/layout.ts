@@ -271,6 +271,8 @@ function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
 
 function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (group.prices.length === 0 || group.nameParts.length === 0) return undefined;
+  // Only a "was"/regular price was read (the offer's own price was not): no offer, rather than a wrong one.
+  if (group.prices.every((p) => p.marked === 'old')) return undefined;
   const { original, discounted } = choosePrices(group.prices);
   let name = group.nameParts.join(' ').replace(/\s+/g, ' ').trim();
   let brand = group.brand?.trim() ?? '';

@@ -26,7 +26,13 @@ const MULTI_BUY_RE = new RegExp(
 );
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
 const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g;
-const OLD_MARK_RE = /\b(?:was|statt|reg(?:ular|\.)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?)\s*:?\s*$/i;
+/**
+ * Words before a regular price: "was", "statt", "Reg.", "antes", "au lieu de", "De R$ … por", and the
+ * price without the loyalty card ("without member card", "Sem cartão", "ohne Kundenkarte", "sin
+ * tarjeta", "Prix sans carte"). "R" is the rest of "R$" (the sign is part of the price).
+ */
+const OLD_MARK_RE =
+  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta))(?:\s*R)?\s*:?\s*$/iu;
 const NEW_MARK_RE = /\b(?:now|jetzt|nur|only|sale|aktion|angebot)\s*:?\s*$/i;
 
 function amountOf(raw: string): number {
@@ -137,7 +143,20 @@ export function isOnlyUnit(text: string): boolean {
 const NOT_A_PRODUCT =
   /^\s*(limit[ae]?|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
 
-/** Enough letters to be a product name, not a stray symbol or number, nor a condition line. */
+/**
+ * Lines that annotate a price, never a product: member and regular prices, "was" prices and
+ * savings ("without member card $3.49", "Sem cartão R$ 6,29", "De R$ 8,79 por", "Au lieu de",
+ * "ohne Kundenkarte", "Sin tarjeta", "Prix sans carte", "SAVE $2", "Sie sparen", "Leve 3 pague 2").
+ * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
+ */
+const PRICE_NOTE =
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve \d|pague|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
+
+/** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
+const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
+
+/** Enough letters to be a product name, not a stray symbol or number, nor a condition or price note. */
 export function looksLikeName(text: string): boolean {
-  return (text.match(/\p{L}/gu) ?? []).length >= 3 && !NOT_A_PRODUCT.test(text);
+  const letters = (text.replace(CURRENCY_WORDS, ' ').match(/\p{L}/gu) ?? []).length;
+  return letters >= 3 && !NOT_A_PRODUCT.test(text) && !PRICE_NOTE.test(text);
 }
