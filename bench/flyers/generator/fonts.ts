@@ -60,3 +60,8 @@ export function flyerFonts(): Record<FontRole, string> {
 export function flyerFontsAvailable(): boolean {
   return Object.values(CANDIDATES).every((files) => files.some((f) => existsSync(f)));
 }
+
+/** Whether the preferred face of every role is installed (figures measured with them). */
+export function preferredFlyerFontsAvailable(): boolean {
+  return Object.values(CANDIDATES).every((files) => existsSync(files[0]));
+}

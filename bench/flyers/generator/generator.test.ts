@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UnpdfReader } from '../../../src/providers/pdf/unpdf-reader.ts';
-import { flyerFontsAvailable, FONT_PACKAGES } from './fonts.ts';
+import { FlyerReader } from '../../../src/modules/stores/extraction/flyer-reader.ts';
+import { TesseractEngine } from '../../../src/providers/ocr/tesseract-engine.ts';
+import { scoreFlyer } from '../scoring.ts';
+import { flyerFontsAvailable, FONT_PACKAGES, preferredFlyerFontsAvailable } from './fonts.ts';
 import { generateImageFlyer } from './flyer.ts';
 import { LOCALES } from './locales.ts';
 import { PAGE_HEIGHT, PAGE_WIDTH } from './page.ts';
@@ -60,6 +63,44 @@ describe.runIf(fonts)('generated image-only flyers', () => {
     expect(persian.labels.offers.every((o) => /\p{Script=Arabic}/u.test(o.product))).toBe(true);
   });
 });
+
+// OCR figures depend on the faces drawn: measured with the preferred ones (CI installs them).
+describe.runIf(preferredFlyerFontsAvailable())(
+  'the production reader on a generated flyer (no model)',
+  () => {
+    it('reads big prices with raised cents ($2⁴⁹), regular prices and multi-buys off image-only pages', async () => {
+      const locale = LOCALES.find((l) => l.code === 'en-US')!;
+      const flyer = await generateImageFlyer(locale, 1000, { pages: 2 });
+      const ocr = new TesseractEngine();
+      const reader = new FlyerReader(new UnpdfReader(), ocr, undefined, undefined);
+      const run = await reader.open(flyer.pdf, new Date(`${flyer.labels.validity!.valid_from}T09:00:00Z`));
+      try {
+        const offers = [];
+        for (let page = 1; page <= run.pageCount; page += 1) {
+          for (const o of await run.extractPage(page)) {
+            offers.push({
+              page,
+              product: o.product,
+              brand: o.brand,
+              price: o.discountedPrice,
+              regularPrice: o.originalPrice > o.discountedPrice ? o.originalPrice : null,
+              unit: o.unit,
+              validUntil: o.validUntil,
+            });
+          }
+        }
+        const score = scoreFlyer(flyer.labels, offers);
+        // Whole-page OCR alone matched 1 of these 15 offers; raised cents read apart match most.
+        expect(score.matched).toBeGreaterThanOrEqual(7);
+        expect(score.precision).toBeGreaterThanOrEqual(0.7);
+        expect(score.validityRight).toBe(true);
+      } finally {
+        await run.close();
+        await ocr.close();
+      }
+    }, 60_000);
+  },
+);
 
 describe('seededRandom', () => {
   it('repeats its sequence for a seed and stays in [0, 1)', () => {

@@ -8,8 +8,32 @@ export interface OcrWord {
   confidence: number;
 }
 
+/** An area of an image, in its pixels. */
+export interface ImageRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A big price read on its own: the tall digits, and the small raised ones after them (cents, or
+ * "¢"), with where its ink ends. Empty strings when a part shows no digit.
+ */
+export interface PriceGlyphs {
+  whole: string;
+  raised: string;
+  /** x (image pixels) of the last inked column of the price. */
+  right: number;
+}
+
 export interface OcrEngine {
   /** Reads an encoded image (PNG or JPEG bytes). */
   recognize(image: Buffer): Promise<OcrWord[]>;
+  /**
+   * Re-reads regions that hold one big price each, as digits only: the tall part and the raised
+   * part apart (whole-page OCR garbles raised cents into "2%", "4”", "0°"). One result per region.
+   */
+  readPrices?(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>>;
   close(): Promise<void>;
 }

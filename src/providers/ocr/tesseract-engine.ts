@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { createWorker, type Worker } from 'tesseract.js';
-import type { OcrEngine, OcrWord } from './ocr.ts';
+import { createWorker, PSM, type Worker } from 'tesseract.js';
+import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import { readPriceGlyphs } from './price-glyphs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -15,6 +16,8 @@ function englishDataPath(): string {
  */
 export class TesseractEngine implements OcrEngine {
   #worker: Promise<Worker> | undefined;
+  /** A second worker for digits only (its parameters would otherwise leak into page reading). */
+  #digits: Promise<Worker> | undefined;
 
   async recognize(image: Buffer): Promise<OcrWord[]> {
     const worker = await this.#ensureWorker();
@@ -40,18 +43,35 @@ export class TesseractEngine implements OcrEngine {
     return words;
   }
 
+  async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
+    if (regions.length === 0) return [];
+    return readPriceGlyphs(await this.#ensureDigitsWorker(), image, regions);
+  }
+
   async close(): Promise<void> {
-    const worker = this.#worker;
+    const workers = [this.#worker, this.#digits];
     this.#worker = undefined;
-    if (worker) await (await worker).terminate();
+    this.#digits = undefined;
+    for (const worker of workers) if (worker) await (await worker).terminate();
+  }
+
+  #ensureDigitsWorker(): Promise<Worker> {
+    this.#digits ??= this.#createWorker().then(async (worker) => {
+      await worker.setParameters({
+        tessedit_char_whitelist: '0123456789.,¢',
+        tessedit_pageseg_mode: PSM.SINGLE_LINE,
+      });
+      return worker;
+    });
+    return this.#digits;
   }
 
   #ensureWorker(): Promise<Worker> {
-    this.#worker ??= createWorker('eng', 1, {
-      langPath: englishDataPath(),
-      gzip: true,
-      cacheMethod: 'none',
-    });
+    this.#worker ??= this.#createWorker();
     return this.#worker;
+  }
+
+  #createWorker(): Promise<Worker> {
+    return createWorker('eng', 1, { langPath: englishDataPath(), gzip: true, cacheMethod: 'none' });
   }
 }

@@ -1,5 +1,6 @@
 import type { OcrEngine } from '../../../providers/ocr/ocr.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
+import { rereadBigPrices } from './price-glyphs.ts';
 import { fixOcrWords, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
 import type { PdfDocument, PdfPage, PdfReader, RasterImage } from '../../../providers/pdf/pdf.ts';
 import { parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
@@ -117,7 +118,7 @@ export class FlyerReader implements FlyerSource {
     const images = await pictures(page, document);
     const items: LayoutItem[] = [];
     for (const image of images) {
-      const words = await this.#ocr.recognize(image.png);
+      const words = await rereadBigPrices(this.#ocr, image.png, await this.#ocr.recognize(image.png));
       // The image is assumed to span the page's width (a scanned page); its words keep their layout.
       const scale = page.width / image.width;
       for (const word of words) {

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
+import { bigPriceCandidates, rereadBigPrices } from './price-glyphs.ts';
+
+const word = (text: string, x: number, y: number, width: number, height: number): OcrWord => ({
+  text,
+  x,
+  y,
+  width,
+  height,
+  confidence: 0.6,
+});
+
+/** Words as whole-page tesseract returned them for a generated US flyer (raised cents garbled). */
+const page = [
+  word('Boneless', 44, 452, 114, 24),
+  word('Chicken', 168, 452, 100, 24),
+  word('Breast', 279, 454, 80, 22),
+  word('Harvest', 40, 40, 300, 80),
+  word('$', 444, 593, 18, 42),
+  word('2%', 470, 598, 87, 72),
+  word('5', 847, 1080, 39, 69),
+  word('0°', 895, 1078, 64, 71),
+  word('$ 3.95', 44, 1071, 113, 78),
+  word('/lb', 570, 648, 30, 24),
+];
+
+describe('big prices read again', () => {
+  it('picks tall words that are not yet a price, never headings or prices already read', () => {
+    expect(bigPriceCandidates(page).map((i) => page[i]!.text)).toEqual(['2%', '5', '0°']);
+  });
+
+  it('replaces them by what the digit reader finds, swallowing the raised part read apart', async () => {
+    const asked: number[] = [];
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      readPrices: async (_image, regions) =>
+        regions.map((region) => {
+          asked.push(Math.round(region.x));
+          if (region.x === 470) return { whole: '2', raised: '49', right: 557 };
+          if (region.x === 847) return { whole: '50', raised: '¢', right: 958 };
+          return { whole: '0', raised: '', right: 958 }; // nothing usable: the word stays
+        }),
+    };
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), page);
+    expect(asked).toEqual([470, 847, 895]);
+    expect(out.map((w) => w.text)).toEqual([
+      'Boneless',
+      'Chicken',
+      'Breast',
+      'Harvest',
+      '$',
+      '2.49',
+      '50¢',
+      '$ 3.95',
+      '/lb',
+    ]);
+  });
+
+  it('leaves the words alone when the engine cannot read prices on their own', async () => {
+    const engine: OcrEngine = { recognize: async () => [], close: async () => undefined };
+    expect(await rereadBigPrices(engine, Buffer.alloc(0), page)).toBe(page);
+  });
+});

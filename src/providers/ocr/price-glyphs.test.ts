@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TesseractEngine } from './tesseract-engine.ts';
+
+const FACE = '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf';
+const engine = new TesseractEngine();
+afterAll(() => engine.close());
+
+/** Draws prices as flyers print them: a tall whole part and small raised cents. */
+function raisedPrices(prices: Array<[string, string]>): Buffer {
+  GlobalFonts.registerFromPath(FACE, 'PriceFace');
+  const canvas = createCanvas(900, 160);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, 900, 160);
+  g.fillStyle = '#c00';
+  prices.forEach(([whole, raised], i) => {
+    const x = 20 + i * 300;
+    g.font = 'bold 96px PriceFace';
+    g.fillText(whole, x, 120);
+    const w = g.measureText(whole).width;
+    g.font = 'bold 44px PriceFace';
+    g.fillText(raised, x + w + 4, 74);
+  });
+  return canvas.toBuffer('image/png');
+}
+
+describe.runIf(existsSync(FACE))('TesseractEngine.readPrices', () => {
+  it('reads the tall part and the raised cents apart', async () => {
+    const image = raisedPrices([
+      ['2', '49'],
+      ['13', '99'],
+      ['7', '05'],
+    ]);
+    const regions = [0, 1, 2].map((i) => ({ x: 10 + i * 300, y: 30, width: 260, height: 110 }));
+    const readings = await engine.readPrices(image, regions);
+    expect(readings.map((r) => [r?.whole, r?.raised])).toEqual([
+      ['2', '49'],
+      ['13', '99'],
+      ['7', '05'],
+    ]);
+  });
+
+  it('answers nothing for an empty region', async () => {
+    const image = raisedPrices([]);
+    const [reading] = await engine.readPrices(image, [{ x: 10, y: 10, width: 200, height: 100 }]);
+    expect(reading).toBeUndefined();
+  });
+});
