@@ -252,6 +252,56 @@ describe('durable flyer jobs', () => {
     await worker.stop();
   });
 
+  it('keeps a price over 10× the flyer median for audit, not listed, unless its unit explains it', async () => {
+    const store = await ctx.services.stores.createStore({
+      name: 'Outlier Mart',
+      logo_url: 'https://x.example/o.png',
+    });
+    const offer = (product: string, price: number, unit = '') => ({
+      product,
+      brand: '',
+      originalPrice: price,
+      discountedPrice: price,
+      unit,
+      confidence: 0.8,
+      validUntil: '2099-01-01',
+    });
+    const fixed: FlyerSource = {
+      open: async () => ({
+        pageCount: 1,
+        close: async () => undefined,
+        extractPage: async () => [
+          offer('Apples', 1.99),
+          offer('Pears', 2.49),
+          offer('Milk', 0.99),
+          offer('Bread', 1.49),
+          offer('Coffee', 3.99),
+          offer('Cheddar', 399, '8 oz'), // "$3⁹⁹" read as 399
+          offer('Rice', 49.9, '10 kg'),
+          offer('Water', 39.0, '6 x 1,5 l'),
+        ],
+      }),
+    };
+    const worker = await startWorker(fixed, 60);
+    const flyer = await multiPageFlyer(1, 'Outlier');
+    const job = await ctx.services.stores.uploadFlyer(store.id, Buffer.from(flyer.bytes));
+    await waitFor(async () => ((await jobRow(job.id)).status === 'completed' ? true : undefined));
+    const page = { limit: 100, offset: 0 };
+    const listed = (await ctx.services.stores.listCandidates(store.id, job.id, page)).rows;
+    expect(listed.map((c) => c.product).sort()).toEqual([
+      'Apples',
+      'Bread',
+      'Coffee',
+      'Milk',
+      'Pears',
+      'Rice',
+      'Water',
+    ]);
+    const all = (await ctx.services.stores.listCandidates(store.id, job.id, page, true)).rows;
+    expect(all.find((c) => c.product === 'Cheddar')).toBeDefined();
+    await worker.stop();
+  });
+
   it('a transient failure is retried; the retry completes and clears the error', async () => {
     const store = await ctx.services.stores.createStore({
       name: 'Flaky Mart',

@@ -4,6 +4,9 @@ import { FileMissingError, type FileStorage } from '../../providers/storage/stor
 import type { FlyerSource } from './extraction/flyer-reader.ts';
 import type { StoresRepository } from './repository.ts';
 
+/** A price over 10× the flyer's median without a bulk unit is kept for audit, not listed (issue 12). */
+const PRICE_OUTLIER_RULE = { factor: 10, minCandidates: 5, confidence: 0.2 };
+
 export const FLYER_QUEUE = 'promotion-flyers';
 export const FLYER_DEAD_LETTER_QUEUE = 'promotion-flyers-dead';
 
@@ -95,6 +98,7 @@ export class FlyerJobProcessor {
       } finally {
         await run.close();
       }
+      await this.#repo.demotePriceOutliers(jobId, PRICE_OUTLIER_RULE);
       await this.#repo.finishRun(jobId, attempt, { status: 'completed', error: null, at: this.#now() });
     } catch (error) {
       const message = describe(error);

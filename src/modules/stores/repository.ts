@@ -2,6 +2,9 @@ import type { OfferBox } from './extraction/layout.ts';
 import { sql, type Kysely } from 'kysely';
 import type { PromotionJobRow, PromotionRow, StoreRow, StoresTables } from './tables.ts';
 
+/** Units that explain a high price: by weight, a case, a multi-pack, a large volume (PostgreSQL regex). */
+const BULK_UNIT = String.raw`(kg|kilo|lb|pound|gal|fardo|caixa|case|pack|pk|[0-9] ?x ?[0-9]|[0-9] ?l$|litro|liter|litre)`;
+
 export interface StoreListRow extends StoreRow {
   promotion_count: number;
   last_updated: Date;
@@ -180,6 +183,29 @@ export class StoresRepository {
         .execute();
       return true;
     });
+  }
+
+  /**
+   * Candidates of a finished run priced over `factor` × the median of the job's candidates, whose
+   * unit does not explain it (weight, a case or a multi-pack), are kept for audit below the listing
+   * threshold: on a grocery flyer they are misreadings (cents read as whole units) far more often
+   * than offers. Needs `minCandidates` for the median to mean anything. Answers how many.
+   */
+  async demotePriceOutliers(
+    jobId: string,
+    rule: { factor: number; minCandidates: number; confidence: number },
+  ): Promise<number> {
+    const result = await sql`
+      update promotions p set confidence = least(p.confidence, ${rule.confidence})
+      from (
+        select percentile_cont(0.5) within group (order by discounted_price) as median, count(*) as n
+        from promotions where job_id = ${jobId}
+      ) m
+      where p.job_id = ${jobId}
+        and m.n >= ${rule.minCandidates}
+        and p.discounted_price > ${rule.factor} * m.median
+        and p.unit !~* ${BULK_UNIT}`.execute(this.#db);
+    return Number(result.numAffectedRows ?? 0);
   }
 
   /** The running attempt is alive (between pages, which may take long to OCR). */
