@@ -28,6 +28,8 @@ describe.runIf(url)('migrating while other schemas come and go', () => {
         await sql`create table ${sql.id(name)}.item (id serial primary key, label text)`.execute(churn.db);
         await sql`drop schema ${sql.id(name)} cascade`.execute(churn.db);
         dropped.push(name);
+        // About as often as parallel test files finish: fast enough to hit most migrations.
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
     try {

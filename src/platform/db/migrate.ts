@@ -58,7 +58,7 @@ export async function migrateToLatest(db: AnyDb, schema = 'public'): Promise<voi
  * files, benchmarks, a removed tenant) fails that look-up with 3F000 before any migration ran.
  * Such a failure is retried; a failing migration never is.
  */
-const INTROSPECTION_ATTEMPTS = 5;
+const INTROSPECTION_ATTEMPTS = 10;
 
 async function migrate(db: AnyDb, schema: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -70,7 +70,10 @@ async function migrate(db: AnyDb, schema: string): Promise<void> {
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((r) => r.status === 'Error');
     if (!error && !failed) return;
-    if (!failed && attempt < INTROSPECTION_ATTEMPTS && isVanishedSchema(error)) continue;
+    if (!failed && attempt < INTROSPECTION_ATTEMPTS && isVanishedSchema(error)) {
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt)); // let the drop settle
+      continue;
+    }
     const reason = error instanceof Error ? error.message : String(error ?? '');
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
