@@ -27,6 +27,8 @@ const only = valuesOf('--only')[0];
 const jsonOut = valuesOf('--json')[0];
 /** --show prints every extracted offer beside the labels of its page (to see what was missed). */
 const show = args.includes('--show');
+/** Candidates below CANDIDATE_MIN_CONFIDENCE are not listed to the admin, so not scored (--all: they are). */
+const includeLowConfidence = args.includes('--all');
 
 interface Row extends FlyerScore {
   flyer: string;
@@ -60,6 +62,7 @@ async function scoreFolder(
     try {
       for (let page = 1; page <= run.pageCount; page += 1) {
         for (const offer of await run.extractPage(page)) {
+          if (offer.confidence < minConfidence) continue; // kept for audit, not listed
           const regular = offer.originalPrice > offer.discountedPrice + 0.001 ? offer.originalPrice : null;
           offers.push({
             page,
@@ -147,6 +150,7 @@ function printTable(rows: Row[]): void {
 
 const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const llm = createLlmProvider(config.llm);
+const minConfidence = includeLowConfidence ? 0 : config.candidateMinConfidence;
 const { reader, close } = createFlyerReader(llm, config.flyerLimits);
 const mode =
   llm.isConfigured('recipe') || llm.isConfigured('vision') ? `model (${config.llm.provider})` : 'no model';

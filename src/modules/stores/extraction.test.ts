@@ -100,6 +100,13 @@ describe('price and unit recognition', () => {
     ['each', 'each'],
     ['1 Sack (10Kg)', '1 Sack (10Kg)'],
     ['3 Stück', '3 Stück'],
+    ['8,99 € le kg', 'per kg'],
+    ['2,99 € el kg', 'per kg'],
+    ['R$ 9,99 o kg', 'per kg'],
+    ['R$ 19,95 kg', 'per kg'],
+    ["1,30 € l'unité", 'per unité'],
+    ['Kiwi gold', undefined],
+    ['Lait 1 l', '1 l'],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });

@@ -25,6 +25,8 @@ export interface PriceGlyphs {
   raised: string;
   /** x (image pixels) of the last inked column of the price. */
   right: number;
+  /** The digit reader's confidence in 0..1 (the lower of the two parts). */
+  confidence: number;
 }
 
 export interface OcrEngine {

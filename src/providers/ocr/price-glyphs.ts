@@ -30,9 +30,15 @@ async function readOne(
   region: ImageRegion,
 ): Promise<PriceGlyphs | undefined> {
   if (region.width < 4 || region.height < 8) return undefined;
-  const { tallEnd, inkEnd } = inkProfile(picture, region);
+  const { tallStart, tallEnd, inkEnd } = inkProfile(picture, region);
   if (tallEnd < 0) return undefined;
-  const whole = await readDigits(worker, picture, { ...region, width: tallEnd + 2 });
+  // A raised sign before the digits ("R$", "$") stays out of the tall part.
+  const from = Math.max(0, tallStart - 2);
+  const whole = await readDigits(worker, picture, {
+    ...region,
+    x: region.x + from,
+    width: tallEnd + 2 - from,
+  });
   const raisedWidth = inkEnd - tallEnd - 1;
   const raised =
     raisedWidth >= region.height * 0.15
@@ -42,31 +48,59 @@ async function readOne(
           width: raisedWidth,
           height: Math.round(region.height * LOW_BAND),
         })
-      : '';
-  return { whole, raised, right: region.x + inkEnd };
+      : { text: '', confidence: 1 };
+  return {
+    whole: whole.text,
+    raised: raised.text,
+    right: region.x + inkEnd,
+    confidence: Math.min(whole.confidence, raised.confidence),
+  };
 }
 
-function inkProfile(picture: Image, region: ImageRegion): { tallEnd: number; inkEnd: number } {
+/**
+ * Columns of the region: the tall part is the first run of columns with ink low down (digits
+ * closer than a third of the height belong together); the raised part is the ink after it, up to
+ * the next column with ink low down (a unit printed on the baseline, "kg", "/lb", is not cents).
+ */
+function inkProfile(
+  picture: Image,
+  region: ImageRegion,
+): { tallStart: number; tallEnd: number; inkEnd: number } {
   const canvas = createCanvas(region.width, region.height);
   const g = canvas.getContext('2d');
   g.drawImage(picture, region.x, region.y, region.width, region.height, 0, 0, region.width, region.height);
   const pixels = g.getImageData(0, 0, region.width, region.height).data;
-  let tallEnd = -1;
-  let inkEnd = -1;
   const lowFrom = Math.floor(region.height * LOW_BAND);
+  const low: boolean[] = [];
+  const inked: boolean[] = [];
   for (let x = 0; x < region.width; x += 1) {
+    let any = false;
+    let bottom = false;
     for (let y = 0; y < region.height; y += 1) {
       const i = (y * region.width + x) * 4;
       const luma = pixels[i]! * 0.3 + pixels[i + 1]! * 0.59 + pixels[i + 2]! * 0.11;
       if (luma >= INK) continue;
-      inkEnd = x;
-      if (y >= lowFrom) tallEnd = x;
+      any = true;
+      if (y >= lowFrom) bottom = true;
     }
+    low.push(bottom);
+    inked.push(any);
   }
-  return { tallEnd, inkEnd };
+  const tallStart = low.indexOf(true);
+  if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1 };
+  const maxGap = region.height * 0.35;
+  let tallEnd = tallStart;
+  for (let x = tallStart + 1; x < region.width && x - tallEnd <= maxGap; x += 1) if (low[x]) tallEnd = x;
+  let inkEnd = tallEnd;
+  for (let x = tallEnd + 1; x < region.width && !low[x]; x += 1) if (inked[x]) inkEnd = x;
+  return { tallStart, tallEnd, inkEnd };
 }
 
-async function readDigits(worker: Worker, picture: Image, region: ImageRegion): Promise<string> {
+async function readDigits(
+  worker: Worker,
+  picture: Image,
+  region: ImageRegion,
+): Promise<{ text: string; confidence: number }> {
   const scale = GLYPH_HEIGHT / region.height;
   const pad = 12;
   const canvas = createCanvas(
@@ -88,7 +122,7 @@ async function readDigits(worker: Worker, picture: Image, region: ImageRegion): 
     GLYPH_HEIGHT,
   );
   const result = await worker.recognize(canvas.toBuffer('image/png'));
-  return result.data.text.replace(/\s+/g, '');
+  return { text: result.data.text.replace(/\s+/g, ''), confidence: result.data.confidence / 100 };
 }
 
 function clamp(region: ImageRegion, picture: Image): ImageRegion {

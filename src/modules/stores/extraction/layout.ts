@@ -286,7 +286,8 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (!looksLikeName(name)) return undefined;
   const multiBuy = group.prices.some((p) => p.multiBuy);
   const unit = group.units[0] ?? (multiBuy ? 'each' : '');
-  const ocr = group.cells.map((c) => c.confidence);
+  // How sure OCR was of the name and the prices; a small unit word read poorly ("le kg") says little.
+  const ocr = group.cells.filter((c) => !c.unitOnly).map((c) => c.confidence);
   const certainty = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
   let confidence = 0.55;
   if (unit) confidence += 0.15;

@@ -16,7 +16,7 @@ const page = [
   word('Boneless', 44, 452, 114, 24),
   word('Chicken', 168, 452, 100, 24),
   word('Breast', 279, 454, 80, 22),
-  word('Harvest', 40, 40, 300, 80),
+  { ...word('Harvest', 40, 40, 300, 80), confidence: 0.95 },
   word('$', 444, 593, 18, 42),
   word('2%', 470, 598, 87, 72),
   word('5', 847, 1080, 39, 69),
@@ -26,8 +26,19 @@ const page = [
 ];
 
 describe('big prices read again', () => {
-  it('picks tall words that are not yet a price, never headings or prices already read', () => {
-    expect(bigPriceCandidates(page).map((i) => page[i]!.text)).toEqual(['2%', '5', '0°']);
+  it('picks tall words with digits or a doubtful reading, never a confident heading', () => {
+    const doubtful = [
+      ...page,
+      { ...word('Regge', 845, 1072, 185, 77), confidence: 0.32 },
+      { ...word('Harvest', 40, 40, 300, 80), confidence: 0.95 },
+    ];
+    expect(bigPriceCandidates(doubtful).map((i) => doubtful[i]!.text)).toEqual([
+      '2%',
+      '5',
+      '0°',
+      '$ 3.95',
+      'Regge',
+    ]);
   });
 
   it('replaces them by what the digit reader finds, swallowing the raised part read apart', async () => {
@@ -38,13 +49,13 @@ describe('big prices read again', () => {
       readPrices: async (_image, regions) =>
         regions.map((region) => {
           asked.push(Math.round(region.x));
-          if (region.x === 470) return { whole: '2', raised: '49', right: 557 };
-          if (region.x === 847) return { whole: '50', raised: '¢', right: 958 };
-          return { whole: '0', raised: '', right: 958 }; // nothing usable: the word stays
+          if (region.x === 470) return { whole: '2', raised: '49', right: 557, confidence: 0.9 };
+          if (region.x === 847) return { whole: '50', raised: '¢', right: 958, confidence: 0.9 };
+          return { whole: '0', raised: '', right: 958, confidence: 0.9 }; // nothing usable: the word stays
         }),
     };
     const out = await rereadBigPrices(engine, Buffer.alloc(0), page);
-    expect(asked).toEqual([470, 847, 895]);
+    expect(asked).toEqual([470, 847, 895, 44]);
     expect(out.map((w) => w.text)).toEqual([
       'Boneless',
       'Chicken',

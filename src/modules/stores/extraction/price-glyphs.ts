@@ -10,13 +10,15 @@ export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrW
   if (!ocr.readPrices) return words;
   const candidates = bigPriceCandidates(words);
   if (candidates.length === 0) return words;
-  const regions = candidates.map((i) => regionAfter(words[i]!));
+  const regions = candidates.map((i) => regionAfter(words[i]!, words));
   const readings = await ocr.readPrices(image, regions);
   return applyReadings(words, candidates, regions, readings);
 }
 
 /** Taller than body text by this factor: a display price, not a line of text. */
 const TALL = 1.8;
+/** OCR confidence below which a tall word is read again whatever letters it shows. */
+const DOUBTFUL = 0.6;
 
 export function bigPriceCandidates(words: readonly OcrWord[]): number[] {
   const body = words.filter((w) => /\p{L}{2}/u.test(w.text)).map((w) => w.height);
@@ -24,20 +26,37 @@ export function bigPriceCandidates(words: readonly OcrWord[]): number[] {
   const median = [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
   return words.flatMap((word, i) => {
     if (word.height < TALL * median) return [];
-    const text = word.text.trim();
-    if ((text.match(/\p{L}/gu) ?? []).length >= 2) return []; // a heading, not a price
-    if (!/\d/.test(text) && text.length > 3) return [];
-    if (/\d[.,]\d{2}(?!\d)|¢/.test(text)) return []; // already read as a price
-    return [i];
+    // A raised "R$" or "$" glued to the digits is often read as letters ("RSG", "R$Q9S").
+    const text = word.text.trim().replace(/^(?:R\$|RS|R5|R)/u, '');
+    // A heading, not a price, unless OCR itself doubts the reading ("Ripe", "Regge" for "R$ 25⁵⁰").
+    const wordy = (text.match(/\p{L}/gu) ?? []).length >= 3 || (!/\d/.test(text) && text.length > 3);
+    if (wordy && word.confidence >= DOUBTFUL) return [];
+    if (/¢/.test(text)) return [];
+    return [i]; // even a word read as a price: "920.50" may be a raised "R$" read as 9
   });
 }
 
-/** The word and room after it for raised cents (about half the height wide). */
-export function regionAfter(word: OcrWord): ImageRegion {
+/**
+ * The word, the tall words that continue it on its line (one price read as "4" + "6.49"), and room
+ * after them for raised cents (about half the height wide).
+ */
+export function regionAfter(word: OcrWord, words: readonly OcrWord[] = []): ImageRegion {
+  let right = word.x + word.width;
+  for (;;) {
+    const next = words.find(
+      (other) =>
+        other.x > right - word.height * 0.1 &&
+        other.x - right <= word.height * 0.35 &&
+        other.height >= word.height * 0.8 &&
+        Math.abs(other.y - word.y) <= word.height * 0.2,
+    );
+    if (!next) break;
+    right = next.x + next.width;
+  }
   return {
     x: word.x,
     y: word.y - word.height * 0.1,
-    width: word.width + word.height * 0.7,
+    width: right - word.x + word.height * 0.7,
     height: word.height * 1.2,
   };
 }
@@ -51,12 +70,18 @@ export function applyReadings(
   const replaced = new Map<number, OcrWord>();
   const swallowed = new Set<number>();
   candidates.forEach((index, k) => {
+    if (swallowed.has(index)) return; // part of a price read from an earlier word
     const reading = readings[k];
     const text = reading ? priceText(reading) : undefined;
     if (!reading || !text) return;
     const word = words[index]!;
     const region = regions[k]!;
-    replaced.set(index, { ...word, text, width: Math.max(word.width, reading.right - word.x) });
+    replaced.set(index, {
+      ...word,
+      text,
+      width: Math.max(word.width, reading.right - word.x),
+      confidence: reading.confidence,
+    });
     words.forEach((other, j) => {
       if (j === index || replaced.has(j)) return;
       const centre = other.x + other.width / 2;
@@ -83,7 +108,9 @@ function priceText(reading: PriceGlyphs): string | undefined {
   if (inline && reading.raised === '') return `${inline[1]}.${inline[2]}`;
   const whole = reading.whole.replace(/[.,]$/, '');
   if (!/^\d{1,4}$/.test(whole)) return undefined;
-  if (/^\d{2}$/.test(reading.raised)) return `${whole}.${reading.raised}`;
+  // Three raised digits: the decimal comma before the cents was read as a digit ("149" for ",49").
+  const cents = /^\d?(\d{2})$/.exec(reading.raised);
+  if (cents) return `${whole}.${cents[1]}`;
   if (reading.raised === '¢' && whole.length <= 2) return `${whole}¢`;
   return undefined;
 }

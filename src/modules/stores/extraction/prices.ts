@@ -80,12 +80,12 @@ export function round2(value: number): number {
 const FRAME_WORDS =
   /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für)\b/gi;
 
-const UNIT_WORD = String.raw`(?:kg|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
+const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
 /** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each". */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?:per|pro|je|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
+  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
   'iu',
 );
 
@@ -98,7 +98,8 @@ export function findUnit(text: string): string | undefined {
 
 function normaliseUnit(raw: string): string {
   const unit = raw.trim().replace(/\s+/g, ' ');
-  const rate = /^(?:per|pro|je|\/)\s*(.+)$/i.exec(unit);
+  const rate = /^(?:per|pro|je|le|la|l['’]|el|al|o|por|the|\/)\s*(.+)$/iu.exec(unit);
+  if (/^(?:kg|lbs?)$/i.test(unit)) return `per ${unit.toLowerCase()}`;
   if (rate) return `per ${rate[1]!.trim()}`.replace(/\bper (ea|each)\.?$/i, 'each');
   if (/^ea\.?$/i.test(unit)) return 'each';
   return unit;
