@@ -37,5 +37,7 @@ export interface OcrEngine {
    * part apart (whole-page OCR garbles raised cents into "2%", "4”", "0°"). One result per region.
    */
   readPrices?(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>>;
+  /** Runs of glyphs at least `minHeight` tall on one baseline, found from the ink (big prices). */
+  findTallGlyphRuns?(image: Buffer, minHeight: number): Promise<ImageRegion[]>;
   close(): Promise<void>;
 }

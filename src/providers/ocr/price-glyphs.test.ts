@@ -48,3 +48,32 @@ describe.runIf(existsSync(FACE))('TesseractEngine.readPrices', () => {
     expect(reading).toBeUndefined();
   });
 });
+
+describe.runIf(existsSync(FACE))('findTallGlyphRuns', () => {
+  it('finds big digits from the ink, not photo blobs, frames or body text', async () => {
+    GlobalFonts.registerFromPath(FACE, 'PriceFace');
+    const canvas = createCanvas(900, 400);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 900, 400);
+    g.fillStyle = '#c00';
+    g.font = 'bold 96px PriceFace';
+    g.fillText('349', 40, 300); // a big price
+    g.fillStyle = '#111';
+    g.font = '24px PriceFace';
+    g.fillText('Boneless Chicken Breast', 40, 150); // body text
+    g.fillStyle = '#3a6';
+    g.beginPath();
+    g.ellipse(650, 120, 90, 60, 0, 0, Math.PI * 2); // a photo stand-in
+    g.fill();
+    g.strokeStyle = '#f2a900';
+    g.lineWidth = 3;
+    g.strokeRect(5, 5, 890, 390); // the tile frame
+    const runs = await new TesseractEngine().findTallGlyphRuns(canvas.toBuffer('image/png'), 45);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.x).toBeGreaterThan(35);
+    expect(runs[0]!.x).toBeLessThan(50);
+    expect(runs[0]!.width).toBeGreaterThan(120);
+    expect(runs[0]!.height).toBeGreaterThan(60);
+  });
+});

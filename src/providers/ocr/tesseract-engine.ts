@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
 import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import { findTallGlyphRuns } from './glyph-runs.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 
 const require = createRequire(import.meta.url);
@@ -46,6 +47,10 @@ export class TesseractEngine implements OcrEngine {
   async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
     if (regions.length === 0) return [];
     return readPriceGlyphs(await this.#ensureDigitsWorker(), image, regions);
+  }
+
+  findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
+    return findTallGlyphRuns(image, minHeight);
   }
 
   async close(): Promise<void> {

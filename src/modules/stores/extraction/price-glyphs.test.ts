@@ -69,6 +69,29 @@ describe('big prices read again', () => {
     ]);
   });
 
+  it('reads big digits OCR missed altogether where the ink shows a run of tall glyphs', async () => {
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      findTallGlyphRuns: async () => [
+        { x: 46, y: 480, width: 41, height: 69 }, // no word there: read
+        { x: 444, y: 1071, width: 110, height: 78 }, // under a tall word: that word is read instead
+      ],
+      readPrices: async (_image, regions) =>
+        regions.map((region) =>
+          region.x === 46 ? { whole: '2,', raised: '29', right: 150, confidence: 0.9 } : undefined,
+        ),
+    };
+    const words = [
+      word('Pommes', 44, 408, 108, 22),
+      word('Golden', 162, 406, 87, 24),
+      word('1.49', 444, 1071, 113, 77),
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Pommes', 'Golden', '1.49', '2.29']);
+    expect(out[3]).toMatchObject({ x: 46, confidence: 0.9 });
+  });
+
   it('leaves the words alone when the engine cannot read prices on their own', async () => {
     const engine: OcrEngine = { recognize: async () => [], close: async () => undefined };
     expect(await rereadBigPrices(engine, Buffer.alloc(0), page)).toBe(page);

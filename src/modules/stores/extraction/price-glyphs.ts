@@ -8,11 +8,38 @@ import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from '../../../prov
  */
 export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrWord[]): Promise<OcrWord[]> {
   if (!ocr.readPrices) return words;
-  const candidates = bigPriceCandidates(words);
+  const tall = tallHeight(words);
+  if (tall === undefined) return words;
+  // Display digits whole-page OCR missed altogether stand in as empty words where the ink shows them.
+  const runs = ocr.findTallGlyphRuns ? await ocr.findTallGlyphRuns(image, tall) : [];
+  const all = [...words, ...unreadRuns(words, runs, tall)];
+  const candidates = bigPriceCandidates(all);
   if (candidates.length === 0) return words;
-  const regions = candidates.map((i) => regionAfter(words[i]!, words));
+  const regions = candidates.map((i) => regionAfter(all[i]!, all));
   const readings = await ocr.readPrices(image, regions);
-  return applyReadings(words, candidates, regions, readings);
+  return applyReadings(all, candidates, regions, readings).filter((w) => w.text !== '');
+}
+
+/** Runs of tall glyphs that no tall word covers, as empty words to read. */
+function unreadRuns(words: readonly OcrWord[], runs: readonly ImageRegion[], tall: number): OcrWord[] {
+  const tallWords = words.filter((w) => w.height >= tall);
+  return runs
+    .filter((run) => !tallWords.some((w) => overlapShare(w, run) > 0.3))
+    .map((run) => ({ text: '', ...run, confidence: 0 }));
+}
+
+function overlapShare(a: ImageRegion, b: ImageRegion): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.min(a.width * a.height, b.width * b.height);
+}
+
+/** The height from which a word is display type: TALL × the median height of words with letters. */
+function tallHeight(words: readonly OcrWord[]): number | undefined {
+  const body = words.filter((w) => /\p{L}{2}/u.test(w.text)).map((w) => w.height);
+  if (body.length === 0) return undefined;
+  return TALL * [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
 }
 
 /** Taller than body text by this factor: a display price, not a line of text. */
@@ -21,11 +48,10 @@ const TALL = 1.8;
 const DOUBTFUL = 0.6;
 
 export function bigPriceCandidates(words: readonly OcrWord[]): number[] {
-  const body = words.filter((w) => /\p{L}{2}/u.test(w.text)).map((w) => w.height);
-  if (body.length === 0) return [];
-  const median = [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
+  const tall = tallHeight(words);
+  if (tall === undefined) return [];
   return words.flatMap((word, i) => {
-    if (word.height < TALL * median) return [];
+    if (word.height < tall) return [];
     // A raised "R$" or "$" glued to the digits is often read as letters ("RSG", "R$Q9S").
     const text = word.text.trim().replace(/^(?:R\$|RS|R5|R)/u, '');
     // A heading, not a price, unless OCR itself doubts the reading ("Ripe", "Regge" for "R$ 25⁵⁰").
@@ -56,7 +82,7 @@ export function regionAfter(word: OcrWord, words: readonly OcrWord[] = []): Imag
   return {
     x: word.x,
     y: word.y - word.height * 0.1,
-    width: right - word.x + word.height * 0.7,
+    width: right - word.x + word.height * 1.1,
     height: word.height * 1.2,
   };
 }

@@ -1,0 +1,109 @@
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import type { ImageRegion } from './ocr.ts';
+
+/** Ink is darker than this (0–255 luma). */
+const INK = 150;
+/** Components are found on the image scaled to at most this width (speed; prices stay large). */
+const WORK_WIDTH = 700;
+
+interface Component {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  pixels: number;
+}
+
+/**
+ * Runs of tall glyphs side by side on one baseline, in image pixels: where big prices are, found
+ * from the ink itself (whole-page OCR often misses display digits altogether). A glyph is a
+ * connected patch of ink at least `minHeight` tall, not much wider than tall, and hollow enough to
+ * be a stroke shape rather than a filled photo blob.
+ */
+export async function findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
+  const picture = await loadImage(image);
+  const scale = Math.min(1, WORK_WIDTH / picture.width);
+  const width = Math.max(1, Math.round(picture.width * scale));
+  const height = Math.max(1, Math.round(picture.height * scale));
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.drawImage(picture, 0, 0, width, height);
+  const rgba = g.getImageData(0, 0, width, height).data;
+  const ink = new Uint8Array(width * height);
+  for (let i = 0; i < ink.length; i += 1) {
+    const luma = rgba[i * 4]! * 0.3 + rgba[i * 4 + 1]! * 0.59 + rgba[i * 4 + 2]! * 0.11;
+    ink[i] = luma < INK ? 1 : 0;
+  }
+  const glyphs = components(ink, width, height).filter((c) => isGlyph(c, minHeight * scale, height));
+  return runs(glyphs).map((r) => ({
+    x: r.left / scale,
+    y: r.top / scale,
+    width: (r.right - r.left + 1) / scale,
+    height: (r.bottom - r.top + 1) / scale,
+  }));
+}
+
+function isGlyph(c: Component, minHeight: number, pageHeight: number): boolean {
+  const h = c.bottom - c.top + 1;
+  const w = c.right - c.left + 1;
+  // Display prices are a few times body text, never a frame or a panel.
+  if (h < minHeight || h > minHeight * 4 || h > pageHeight * 0.2) return false;
+  if (w > h * 1.6) return false;
+  return c.pixels / (w * h) < 0.7; // strokes, not a filled shape
+}
+
+/** Glyphs whose bottoms are level and gaps small join into one run, left to right. */
+function runs(glyphs: Component[]): Component[] {
+  const sorted = [...glyphs].sort((a, b) => a.left - b.left);
+  const out: Component[] = [];
+  for (const glyph of sorted) {
+    const h = glyph.bottom - glyph.top + 1;
+    const run = out.find(
+      (r) =>
+        Math.abs(r.bottom - glyph.bottom) <= h * 0.2 &&
+        glyph.left - r.right <= h * 0.5 &&
+        glyph.left >= r.left,
+    );
+    if (run) {
+      run.right = Math.max(run.right, glyph.right);
+      run.top = Math.min(run.top, glyph.top);
+      run.bottom = Math.max(run.bottom, glyph.bottom);
+      run.pixels += glyph.pixels;
+    } else out.push({ ...glyph });
+  }
+  return out;
+}
+
+/** 4-connected components of the ink mask (iterative flood fill). */
+function components(ink: Uint8Array, width: number, height: number): Component[] {
+  const seen = new Uint8Array(ink.length);
+  const stack: number[] = [];
+  const out: Component[] = [];
+  for (let start = 0; start < ink.length; start += 1) {
+    if (!ink[start] || seen[start]) continue;
+    const c: Component = { left: width, top: height, right: 0, bottom: 0, pixels: 0 };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % width;
+      const y = (i - x) / width;
+      c.pixels += 1;
+      if (x < c.left) c.left = x;
+      if (x > c.right) c.right = x;
+      if (y < c.top) c.top = y;
+      if (y > c.bottom) c.bottom = y;
+      const visit = (j: number) => {
+        if (!ink[j] || seen[j]) return;
+        seen[j] = 1;
+        stack.push(j);
+      };
+      if (x > 0) visit(i - 1);
+      if (x < width - 1) visit(i + 1);
+      if (y > 0) visit(i - width);
+      if (y < height - 1) visit(i + width);
+    }
+    out.push(c);
+  }
+  return out;
+}
