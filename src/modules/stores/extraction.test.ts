@@ -160,6 +160,17 @@ describe('layout parser', () => {
     expect(offers).toEqual([]);
   });
 
+  it('joins the OCR words of a right-to-left name from the right, and finds it over a price at the left', () => {
+    const offers = parseLayout([
+      item('پنیر', 1144, 426, 30),
+      item('لیقوان', 1051, 426, 30),
+      item('400', 1120, 491, 14),
+      item('گرم', 1160, 491, 14),
+      item('6,95', 849, 621, 50),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['پنیر لیقوان', 6.95]]);
+  });
+
   /** An item with an explicit width (glyph runs that touch). */
   const run = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
     text,

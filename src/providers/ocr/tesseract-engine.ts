@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
 import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
 import { findTallGlyphRuns } from './glyph-runs.ts';
@@ -6,47 +9,51 @@ import { readPriceGlyphs } from './price-glyphs.ts';
 
 const require = createRequire(import.meta.url);
 
-/** The English traineddata shipped in the npm package: no network at run time. */
-function englishDataPath(): string {
-  return (require('@tesseract.js-data/eng') as { langPath: string }).langPath;
+/** Traineddata shipped in npm packages (`@tesseract.js-data/<code>`): no network at run time. */
+function dataPath(code: string): string {
+  return (require(`@tesseract.js-data/${code}`) as { langPath: string }).langPath;
+}
+
+/** tesseract.js reads every language of a worker from one folder: link the packages' files into one. */
+function combinedDataPath(codes: readonly string[]): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mise-tessdata-'));
+  for (const code of codes) {
+    const file = `${code}.traineddata.gz`;
+    symlinkSync(path.join(dataPath(code), file), path.join(dir, file));
+  }
+  return dir;
 }
 
 /**
- * tesseract.js (WASM) with one lazily created worker, reused across pages; recognitions run one
- * at a time through it.
+ * Below this share of letters in confident words, an English reading of a page is noise: the page
+ * is likely in another script, and is read again as Persian and Arabic (fas+ara).
+ */
+const OTHER_SCRIPT_SHARE = 0.25;
+const CONFIDENT = 0.7;
+const ARABIC_SCRIPT = ['fas', 'ara'] as const;
+
+/**
+ * tesseract.js (WASM), workers created lazily and reused across pages: English for pages; Persian
+ * and Arabic for pages English cannot read; digits only for re-reading big prices. Recognitions run
+ * one at a time through each worker.
  */
 export class TesseractEngine implements OcrEngine {
-  #worker: Promise<Worker> | undefined;
-  /** A second worker for digits only (its parameters would otherwise leak into page reading). */
+  #latin: Promise<Worker> | undefined;
+  #arabic: Promise<Worker> | undefined;
+  #arabicData: string | undefined;
+  /** Digits only (its parameters would otherwise leak into page reading). */
   #digits: Promise<Worker> | undefined;
 
   async recognize(image: Buffer): Promise<OcrWord[]> {
-    const worker = await this.#ensureWorker();
-    const result = await worker.recognize(image, {}, { blocks: true, text: false });
-    const words: OcrWord[] = [];
-    for (const block of result.data.blocks ?? []) {
-      for (const paragraph of block.paragraphs) {
-        for (const line of paragraph.lines) {
-          for (const word of line.words) {
-            if (!word.text.trim()) continue;
-            words.push({
-              text: word.text.trim(),
-              x: word.bbox.x0,
-              y: word.bbox.y0,
-              width: word.bbox.x1 - word.bbox.x0,
-              height: word.bbox.y1 - word.bbox.y0,
-              confidence: word.confidence / 100,
-            });
-          }
-        }
-      }
-    }
-    return words;
+    const latin = await readWords(await this.#latinWorker(), image);
+    if (confidentLetterShare(latin) >= OTHER_SCRIPT_SHARE) return latin;
+    const arabic = await readWords(await this.#arabicWorker(), image);
+    return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
 
   async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
     if (regions.length === 0) return [];
-    return readPriceGlyphs(await this.#ensureDigitsWorker(), image, regions);
+    return readPriceGlyphs(await this.#digitsWorker(), image, regions);
   }
 
   findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
@@ -54,14 +61,36 @@ export class TesseractEngine implements OcrEngine {
   }
 
   async close(): Promise<void> {
-    const workers = [this.#worker, this.#digits];
-    this.#worker = undefined;
+    const workers = [this.#latin, this.#arabic, this.#digits];
+    this.#latin = undefined;
+    this.#arabic = undefined;
     this.#digits = undefined;
     for (const worker of workers) if (worker) await (await worker).terminate();
+    if (this.#arabicData) rmSync(this.#arabicData, { recursive: true, force: true });
+    this.#arabicData = undefined;
   }
 
-  #ensureDigitsWorker(): Promise<Worker> {
-    this.#digits ??= this.#createWorker().then(async (worker) => {
+  #latinWorker(): Promise<Worker> {
+    this.#latin ??= createWorker('eng', 1, { langPath: dataPath('eng'), gzip: true, cacheMethod: 'none' });
+    return this.#latin;
+  }
+
+  #arabicWorker(): Promise<Worker> {
+    this.#arabicData ??= combinedDataPath(ARABIC_SCRIPT);
+    this.#arabic ??= createWorker([...ARABIC_SCRIPT], 1, {
+      langPath: this.#arabicData,
+      gzip: true,
+      cacheMethod: 'none',
+    });
+    return this.#arabic;
+  }
+
+  #digitsWorker(): Promise<Worker> {
+    this.#digits ??= createWorker('eng', 1, {
+      langPath: dataPath('eng'),
+      gzip: true,
+      cacheMethod: 'none',
+    }).then(async (worker) => {
       await worker.setParameters({
         tessedit_char_whitelist: '0123456789.,¢',
         tessedit_pageseg_mode: PSM.SINGLE_LINE,
@@ -70,13 +99,38 @@ export class TesseractEngine implements OcrEngine {
     });
     return this.#digits;
   }
+}
 
-  #ensureWorker(): Promise<Worker> {
-    this.#worker ??= this.#createWorker();
-    return this.#worker;
+async function readWords(worker: Worker, image: Buffer): Promise<OcrWord[]> {
+  const result = await worker.recognize(image, {}, { blocks: true, text: false });
+  const words: OcrWord[] = [];
+  for (const block of result.data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        for (const word of line.words) {
+          if (!word.text.trim()) continue;
+          words.push({
+            text: word.text.trim(),
+            x: word.bbox.x0,
+            y: word.bbox.y0,
+            width: word.bbox.x1 - word.bbox.x0,
+            height: word.bbox.y1 - word.bbox.y0,
+            confidence: word.confidence / 100,
+          });
+        }
+      }
+    }
   }
+  return words;
+}
 
-  #createWorker(): Promise<Worker> {
-    return createWorker('eng', 1, { langPath: englishDataPath(), gzip: true, cacheMethod: 'none' });
-  }
+const letters = (word: OcrWord) => (word.text.match(/\p{L}/gu) ?? []).length;
+
+function confidentLetters(words: readonly OcrWord[]): number {
+  return words.filter((w) => w.confidence >= CONFIDENT).reduce((sum, w) => sum + letters(w), 0);
+}
+
+function confidentLetterShare(words: readonly OcrWord[]): number {
+  const all = words.reduce((sum, w) => sum + letters(w), 0);
+  return all === 0 ? 1 : confidentLetters(words) / all;
 }

@@ -1,7 +1,7 @@
 import type { OcrEngine } from '../../../providers/ocr/ocr.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
-import { fixOcrWords, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
+import { fixOcrWords, harmoniseArabicScript, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
 import type { PdfDocument, PdfPage, PdfReader, RasterImage } from '../../../providers/pdf/pdf.ts';
 import { parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
 import { defaultValidUntil, findValidUntil } from './validity.ts';
@@ -132,7 +132,7 @@ export class FlyerReader implements FlyerSource {
         });
       }
     }
-    return joinRaisedCents(joinSplitDigits(fixOcrWords(items)));
+    return harmoniseArabicScript(joinRaisedCents(joinSplitDigits(fixOcrWords(items))));
   }
 }
 

@@ -215,7 +215,8 @@ function nameAbove(
           c.prices.length === 0 &&
           !c.unitOnly &&
           looksLikeName(c.name) &&
-          overlapsHorizontally(c, price, price.height),
+          // Right-to-left tiles set the name at the right edge and the price at the left.
+          overlapsHorizontally(c, price, rightToLeftText(c.text) ? price.height * 2.5 : price.height),
       )
       .sort((a, b) => centreDistance(a, price) - centreDistance(b, price))[0];
     if (!product) continue;
@@ -402,7 +403,7 @@ function cellText(items: LayoutItem[]): string {
 }
 
 function makeCell(items: LayoutItem[]): Cell {
-  const text = cellText(items);
+  const text = cellText(rightToLeftWords(items) ? [...items].reverse() : items);
   const confidences = items.map((i) => i.confidence ?? 1);
   return {
     text,
@@ -428,6 +429,21 @@ function sameLineTolerance(a: LayoutItem, b: LayoutItem): number {
 }
 
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/gu;
+
+/**
+ * Words of a right-to-left name read apart (OCR gives one item a word, left to right on the page)
+ * are joined from the right. Cells with digits keep their order: numbers run left to right.
+ */
+function rightToLeftWords(items: LayoutItem[]): boolean {
+  if (items.length < 2) return false;
+  const text = items.map((i) => i.text).join(' ');
+  return !/\d/.test(text) && rightToLeftText(text);
+}
+
+function rightToLeftText(text: string): boolean {
+  const rtl = (text.match(RTL_LETTER) ?? []).length;
+  return rtl > 0 && rtl >= (text.match(/\p{L}/gu) ?? []).length / 2;
+}
 
 function isRightToLeft(cells: Cell[]): boolean {
   const text = cells.map((c) => c.text).join(' ');

@@ -85,7 +85,7 @@ const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|
 const END = String.raw`(?![\p{L}\d])`;
 /** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each". */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
+  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
   'iu',
 );
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LayoutItem } from './layout.ts';
 import { findPrices } from './prices.ts';
-import { fixOcrWords, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
+import { fixOcrWords, harmoniseArabicScript, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
 
 const word = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
   text,
@@ -101,5 +101,19 @@ describe('OCR word repairs', () => {
         ]),
       ),
     ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
+  });
+});
+
+describe('Arabic-script letter forms', () => {
+  it('gives every yeh and kaf the Persian form on a page with Persian-only letters, the Arabic one otherwise', () => {
+    const persian = harmoniseArabicScript([
+      word('پنیر ليقوان', 0, 0, 90, 30),
+      word('جاى ايرانى', 0, 40, 90, 30),
+    ]);
+    expect(texts(persian)).toEqual(['پنیر لیقوان', 'جای ایرانی']);
+    const arabic = harmoniseArabicScript([word('أرز بسمتی', 0, 0, 90, 30), word('زیت زیتون', 0, 40, 90, 30)]);
+    expect(texts(arabic)).toEqual(['أرز بسمتي', 'زيت زيتون']);
+    const latin = [word('Pommes', 0, 0, 90, 30)];
+    expect(harmoniseArabicScript(latin)).toEqual(latin);
   });
 });

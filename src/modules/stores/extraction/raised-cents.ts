@@ -176,3 +176,28 @@ export function joinSplitDigits(items: readonly LayoutItem[]): LayoutItem[] {
 function absorbedItems(items: readonly LayoutItem[], absorbed: Set<number>): Set<LayoutItem> {
   return new Set([...absorbed].map((j) => items[j]!));
 }
+
+const PERSIAN_ONLY = /[پچژگ]/u;
+const ARABIC_FORMS: Array<[RegExp, string]> = [
+  [/[يى]/gu, 'ی'],
+  [/ك/gu, 'ک'],
+];
+const PERSIAN_FORMS: Array<[RegExp, string]> = [
+  [/ی/gu, 'ي'],
+  [/ک/gu, 'ك'],
+];
+
+/**
+ * OCR of Arabic script mixes the Arabic and Persian forms of yeh and kaf (ي ى / ی, ك / ک) within
+ * one page. The page's own letters decide: any Persian-only letter (پ چ ژ گ) makes it Persian and
+ * every yeh and kaf takes the Persian form; otherwise they take the Arabic one.
+ */
+export function harmoniseArabicScript(items: readonly LayoutItem[]): LayoutItem[] {
+  const all = items.map((i) => i.text).join(' ');
+  if (!/\p{Script=Arabic}/u.test(all)) return [...items];
+  const forms = PERSIAN_ONLY.test(all) ? ARABIC_FORMS : PERSIAN_FORMS;
+  return items.map((item) => {
+    const text = forms.reduce((t, [from, to]) => t.replace(from, to), item.text);
+    return text === item.text ? item : { ...item, text };
+  });
+}
