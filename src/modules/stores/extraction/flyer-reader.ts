@@ -1,7 +1,13 @@
 import type { OcrEngine } from '../../../providers/ocr/ocr.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
-import { fixOcrWords, harmoniseArabicScript, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
+import {
+  fixOcrWords,
+  harmoniseArabicScript,
+  joinRaisedCents,
+  joinSplitDigits,
+  splitGluedCents,
+} from './raised-cents.ts';
 import type { PdfDocument, PdfPage, PdfReader, RasterImage } from '../../../providers/pdf/pdf.ts';
 import { parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
 import { defaultValidUntil, findValidUntil } from './validity.ts';
@@ -75,7 +81,7 @@ export class FlyerReader implements FlyerSource {
         const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
         return seen.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
       }
-      const items = imagePage ? await this.#ocrItems(page, document) : page.items;
+      const items = splitGluedCents(imagePage ? await this.#ocrItems(page, document) : page.items);
       const text = items.map((i) => i.text).join(' ');
       printedValidity ??= findValidUntil(text, uploadedAt);
       const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);

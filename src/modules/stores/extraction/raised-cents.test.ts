@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { LayoutItem } from './layout.ts';
 import { findPrices } from './prices.ts';
-import { fixOcrWords, harmoniseArabicScript, joinRaisedCents, joinSplitDigits } from './raised-cents.ts';
+import {
+  fixOcrWords,
+  harmoniseArabicScript,
+  joinRaisedCents,
+  joinSplitDigits,
+  splitGluedCents,
+} from './raised-cents.ts';
 
 const word = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
   text,
@@ -115,5 +121,19 @@ describe('Arabic-script letter forms', () => {
     expect(texts(arabic)).toEqual(['أرز بسمتي', 'زيت زيتون']);
     const latin = [word('Pommes', 0, 0, 90, 30)];
     expect(harmoniseArabicScript(latin)).toEqual(latin);
+  });
+});
+
+describe('cents glued to their price', () => {
+  it('reads a display-size "1149" as 11,49, never a year or a number at body size', () => {
+    const items = [
+      word('Cialde', 556, 711, 26, 9),
+      word('omaggio', 642, 710, 37, 9),
+      word('1149', 553, 742, 125, 47),
+      word('2025', 40, 20, 120, 47),
+      word('1957', 427, 584, 9, 4),
+      word('712', 603, 721, 16, 9),
+    ];
+    expect(texts(splitGluedCents(items))).toEqual(['Cialde', 'omaggio', '11,49', '2025', '1957', '712']);
   });
 });

@@ -201,3 +201,20 @@ export function harmoniseArabicScript(items: readonly LayoutItem[]): LayoutItem[
     return text === item.text ? item : { ...item, text };
   });
 }
+
+/**
+ * A display-size number of three or four digits with no mark, "1149", is a price whose raised
+ * cents lost their place (OCR text layers over flyer images read `11⁴⁹` so): 11,49. Years are left
+ * alone, and so is anything printed at body size (phone numbers, page numbers, quantities).
+ */
+export function splitGluedCents(items: readonly LayoutItem[]): LayoutItem[] {
+  const body = items.filter((i) => /\p{L}{2}/u.test(i.text)).map((i) => i.height);
+  if (body.length === 0) return [...items];
+  const median = [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
+  return items.map((item) => {
+    const digits = /^(\d{1,2})(\d{2})$/.exec(item.text.trim());
+    if (!digits || item.height < 1.8 * median) return item;
+    if (/^(19|20)\d\d$/.test(item.text.trim())) return item;
+    return { ...item, text: `${digits[1]},${digits[2]}` };
+  });
+}
