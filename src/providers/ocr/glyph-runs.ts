@@ -1,8 +1,7 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { isInk } from './ink.ts';
 import type { ImageRegion } from './ocr.ts';
 
-/** Ink is darker than this (0–255 luma). */
-const INK = 150;
 /** Components are found on the image scaled to at most this width (speed; prices stay large). */
 const WORK_WIDTH = 700;
 
@@ -30,10 +29,7 @@ export async function findTallGlyphRuns(image: Buffer, minHeight: number): Promi
   g.drawImage(picture, 0, 0, width, height);
   const rgba = g.getImageData(0, 0, width, height).data;
   const ink = new Uint8Array(width * height);
-  for (let i = 0; i < ink.length; i += 1) {
-    const luma = rgba[i * 4]! * 0.3 + rgba[i * 4 + 1]! * 0.59 + rgba[i * 4 + 2]! * 0.11;
-    ink[i] = luma < INK ? 1 : 0;
-  }
+  for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(rgba, i * 4) ? 1 : 0;
   const glyphs = components(ink, width, height).filter((c) => isGlyph(c, minHeight * scale, height));
   return runs(glyphs).map((r) => ({
     x: r.left / scale,

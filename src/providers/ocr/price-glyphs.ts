@@ -1,9 +1,8 @@
 import { createCanvas, loadImage, type Image } from '@napi-rs/canvas';
 import type { Worker } from 'tesseract.js';
+import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
 
-/** Ink is darker than this (0–255 luma): prices are printed dark or saturated on light tiles. */
-const INK = 150;
 /** A column with ink in the lowest part of the region belongs to the tall digits. */
 const LOW_BAND = 0.65;
 /** Digits are recognised at about this height in pixels, where tesseract reads best. */
@@ -77,9 +76,7 @@ function inkProfile(
     let any = false;
     let bottom = false;
     for (let y = 0; y < region.height; y += 1) {
-      const i = (y * region.width + x) * 4;
-      const luma = pixels[i]! * 0.3 + pixels[i + 1]! * 0.59 + pixels[i + 2]! * 0.11;
-      if (luma >= INK) continue;
+      if (!isInk(pixels, (y * region.width + x) * 4)) continue;
       any = true;
       if (y >= lowFrom) bottom = true;
     }

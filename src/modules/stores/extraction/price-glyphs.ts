@@ -1,4 +1,5 @@
 import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from '../../../providers/ocr/ocr.ts';
+import { bodyTextHeight } from './raised-cents.ts';
 
 /**
  * Whole-page OCR reads body text well and big flyer prices badly: a tall whole part with raised
@@ -37,9 +38,8 @@ function overlapShare(a: ImageRegion, b: ImageRegion): number {
 
 /** The height from which a word is display type: TALL × the median height of words with letters. */
 function tallHeight(words: readonly OcrWord[]): number | undefined {
-  const body = words.filter((w) => /\p{L}{2}/u.test(w.text)).map((w) => w.height);
-  if (body.length === 0) return undefined;
-  return TALL * [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
+  const body = bodyTextHeight(words);
+  return body === undefined ? undefined : TALL * body;
 }
 
 /** Taller than body text by this factor: a display price, not a line of text. */

@@ -208,13 +208,19 @@ export function harmoniseArabicScript(items: readonly LayoutItem[]): LayoutItem[
  * alone, and so is anything printed at body size (phone numbers, page numbers, quantities).
  */
 export function splitGluedCents(items: readonly LayoutItem[]): LayoutItem[] {
-  const body = items.filter((i) => /\p{L}{2}/u.test(i.text)).map((i) => i.height);
-  if (body.length === 0) return [...items];
-  const median = [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
+  const median = bodyTextHeight(items);
+  if (median === undefined) return [...items];
   return items.map((item) => {
     const digits = /^(\d{1,2})(\d{2})$/.exec(item.text.trim());
     if (!digits || item.height < 1.8 * median) return item;
     if (/^(19|20)\d\d$/.test(item.text.trim())) return item;
     return { ...item, text: `${digits[1]},${digits[2]}` };
   });
+}
+
+/** The median height of the words with letters on a page: the size of its body text. */
+export function bodyTextHeight(items: ReadonlyArray<{ text: string; height: number }>): number | undefined {
+  const body = items.filter((i) => /\p{L}{2}/u.test(i.text)).map((i) => i.height);
+  if (body.length === 0) return undefined;
+  return [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
 }
