@@ -171,6 +171,29 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['پنیر لیقوان', 6.95]]);
   });
 
+  it('does not give a small name line the big price of a neighbouring tile that shares its line', () => {
+    const runAt = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      text,
+      x,
+      y,
+      width,
+      height,
+    });
+    // Savegnago-like: tile A's name lines (8 pt) at the left; tile B's price (24 pt) level with one.
+    const offers = parseLayout([
+      runAt('Lava roupa em pó Tixan 2,2kg', 373, 790, 96, 8),
+      runAt('R$ 20,90', 392, 818, 63, 24),
+      runAt('Desodorante', 211, 820, 42, 8),
+      runAt('aerossol Rexona', 211, 828, 52, 8),
+      runAt('masculino ou feminino', 211, 835, 70, 8),
+      runAt('R$ 16,90', 207, 850, 64, 24),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice]).sort()).toEqual([
+      ['Desodorante aerossol Rexona masculino ou feminino', 16.9],
+      ['Lava roupa em pó Tixan', 20.9],
+    ]);
+  });
+
   /** An item with an explicit width (glyph runs that touch). */
   const run = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
     text,

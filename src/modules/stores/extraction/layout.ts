@@ -79,7 +79,9 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
   lines.forEach((cells, lineIndex) => {
     if (!cells.some((c) => c.prices.length > 0)) return;
     let current: OfferGroup | undefined;
+    let lastName: Cell | undefined;
     const lineGroups: OfferGroup[] = [];
+    const nameCells = new Map<OfferGroup, Cell[]>();
     // A right-to-left line (Arabic, Persian, Hebrew) is read from its right end: name, then prices.
     for (const cell of isRightToLeft(cells) ? [...cells].reverse() : cells) {
       const hasName = looksLikeName(cell.name) && !cell.unitOnly;
@@ -87,21 +89,39 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
         if (!current || current.prices.length > 0 || current.nameParts.length === 0) {
           current = { nameParts: [], cells: [], prices: [], units: [] };
           lineGroups.push(current);
+          nameCells.set(current, []);
         }
         current.nameParts.push(cell.name);
+        nameCells.get(current)!.push(cell);
         usedAsName.add(cell);
+        lastName = cell;
       }
-      if (!current) {
+      if (!current || (!hasName && lastName && belongsToAnotherTile(cell, lastName))) {
         if (cell.prices.length > 0) orphans.push({ cells: [cell], line: lineIndex });
         continue;
       }
       addCell(current, cell);
+    }
+    // A name that took no price on its line may still head a tile below it.
+    for (const group of lineGroups) {
+      if (group.prices.length === 0) for (const c of nameCells.get(group) ?? []) usedAsName.delete(c);
     }
     groups.push(...lineGroups);
   });
 
   groups.push(...resolveTiles(clusterOrphans(orphans), lines, usedAsName));
   return groups.flatMap((group) => toOffer(group) ?? []);
+}
+
+/**
+ * A big price far from a small name that happens to share its line (a neighbouring tile's price
+ * level with a name line of this one) is not that name's price: at least 2.5 times taller and
+ * more than three of its heights away.
+ */
+function belongsToAnotherTile(price: Cell, name: Cell): boolean {
+  if (price.prices.length === 0) return false;
+  const gap = Math.max(price.x - name.right, name.x - price.right);
+  return price.height >= name.height * 2.5 && gap > price.height * 3;
 }
 
 function addCell(group: OfferGroup, cell: Cell): void {
