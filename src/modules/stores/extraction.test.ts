@@ -194,6 +194,29 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('gives a price the name straight over it, not a nearer name of the next tile that only reaches it', () => {
+    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      text,
+      x,
+      y,
+      width,
+      height,
+    });
+    // Berwyn-like: the middle tile's name sits lower than the right tile's, both above one baseline.
+    const offers = parseLayout([
+      at('CHICKEN', 393, 193, 129, 25),
+      at('BREAST', 401, 229, 112, 25),
+      at('SIRLOIN', 247, 190, 92, 20),
+      at('ESPINAZO', 222, 247, 143, 25),
+      at('$2.49', 239, 280, 109, 48),
+      at('$1.99', 391, 262, 132, 60),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice]).sort()).toEqual([
+      ['BREAST', 1.99],
+      ['ESPINAZO', 2.49],
+    ]);
+  });
+
   /** An item with an explicit width (glyph runs that touch). */
   const run = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
     text,

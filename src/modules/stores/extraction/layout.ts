@@ -223,6 +223,21 @@ function nameAbove(
   lines: Cell[][],
   usedAsName: Set<Cell>,
 ): { product: Cell; brand: Cell | undefined; extra: Cell[] } | undefined {
+  // A name straight over the price wins over a nearer line's name that only reaches it with slack
+  // (a neighbouring tile's name set a little lower).
+  return (
+    nameAboveWithin(price, lineIndex, lines, usedAsName, true) ??
+    nameAboveWithin(price, lineIndex, lines, usedAsName, false)
+  );
+}
+
+function nameAboveWithin(
+  price: Cell,
+  lineIndex: number,
+  lines: Cell[][],
+  usedAsName: Set<Cell>,
+  straightOver: boolean,
+): { product: Cell; brand: Cell | undefined; extra: Cell[] } | undefined {
   const reach = price.height * 5;
   for (let i = lineIndex - 1; i >= 0; i -= 1) {
     const line = lines[i]!;
@@ -235,8 +250,10 @@ function nameAbove(
           c.prices.length === 0 &&
           !c.unitOnly &&
           looksLikeName(c.name) &&
-          // Right-to-left tiles set the name at the right edge and the price at the left.
-          overlapsHorizontally(c, price, rightToLeftText(c.text) ? price.height * 2.5 : price.height),
+          (straightOver
+            ? overlapsHorizontally(c, price, 0)
+            : // Right-to-left tiles set the name at the right edge and the price at the left.
+              overlapsHorizontally(c, price, rightToLeftText(c.text) ? price.height * 2.5 : price.height)),
       )
       .sort((a, b) => centreDistance(a, price) - centreDistance(b, price))[0];
     if (!product) continue;
@@ -364,6 +381,8 @@ function groupLines(items: readonly LayoutItem[]): LayoutItem[][] {
   return lines.map((line) => line.sort((a, b) => a.x - b.x));
 }
 
+const isPrice = (item: LayoutItem) => findPrices(item.text).length > 0;
+
 function toCells(line: LayoutItem[]): Cell[] {
   const cells: Cell[] = [];
   let pending: LayoutItem[] = [];
@@ -374,7 +393,11 @@ function toCells(line: LayoutItem[]): Cell[] {
   for (const item of line) {
     const last = pending.at(-1);
     const height = Math.max(last?.height ?? 0, item.height);
-    if (last && item.x - (last.x + last.width) > height * 0.8) flush();
+    const gap = last ? item.x - (last.x + last.width) : 0;
+    // Two whole prices side by side are two cells unless they touch: neighbouring tiles' prices
+    // on one baseline must each find their own name.
+    const twoPrices = last !== undefined && gap > height * 0.3 && isPrice(last) && isPrice(item);
+    if (last && (gap > height * 0.8 || twoPrices)) flush();
     pending.push(item);
   }
   flush();
