@@ -61,6 +61,9 @@ describe('price and unit recognition', () => {
     ['was 3.49 now 2.99', [3.49, 2.99]],
     ['2 for $5', [2.5]],
     ['2/$5', [2.5]],
+    ['99¢', [0.99]],
+    ['49 ¢ LB', [0.49]],
+    ['Potato Chips 7.25-8 oz $3.00', [3]],
     ['3/$10.00', [3.33]],
     ['2 pour 5 €', [2.5]],
     ['Leve 2 por R$ 7,00', [3.5]],
@@ -215,6 +218,36 @@ describe('layout parser', () => {
       ['BREAST', 1.99],
       ['ESPINAZO', 2.49],
     ]);
+  });
+
+  it('does not pair the last line of a stacked tile name with the big prices of the tiles beside it', () => {
+    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      text,
+      x,
+      y,
+      width,
+      height,
+    });
+    // Berwyn page 1: three tiles; the middle name's last line shares a line with both neighbours' prices.
+    const offers = parseLayout([
+      at('BOTTOM', 94, 388, 97, 20),
+      at('ROUND', 101, 417, 81, 20),
+      at('ROAST', 104, 445, 77, 20),
+      at('$6.49', 84, 471, 116, 50),
+      at('WHOLE FRESH', 232, 402, 122, 15),
+      at('PORK HAM', 248, 423, 91, 15),
+      at('PERNIL', 248, 445, 90, 22),
+      at('PIERNA ENTERA', 225, 475, 137, 15),
+      at('$1.49', 245, 495, 97, 45),
+      at('CHICKEN', 412, 400, 103, 20),
+      at('DRUMSTICKS', 382, 428, 150, 20),
+      at('99¢', 417, 455, 80, 50),
+    ]);
+    const byPrice = Object.fromEntries(offers.map((o) => [o.discountedPrice, o.product]));
+    expect(byPrice[6.49]).toMatch(/ROAST/);
+    expect(byPrice[1.49]).toMatch(/PIERNA ENTERA/);
+    expect(byPrice[0.99]).toMatch(/DRUMSTICKS/);
+    expect(offers).toHaveLength(3);
   });
 
   /** An item with an explicit width (glyph runs that touch). */

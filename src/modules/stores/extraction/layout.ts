@@ -96,7 +96,7 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
         usedAsName.add(cell);
         lastName = cell;
       }
-      if (!current || (!hasName && lastName && belongsToAnotherTile(cell, lastName))) {
+      if (!current || (!hasName && lastName && belongsToAnotherTile(cell, lastName, lines, lineIndex))) {
         if (cell.prices.length > 0) orphans.push({ cells: [cell], line: lineIndex });
         continue;
       }
@@ -114,14 +114,26 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
 }
 
 /**
- * A big price far from a small name that happens to share its line (a neighbouring tile's price
- * level with a name line of this one) is not that name's price: at least 2.5 times taller and
- * more than three of its heights away.
+ * A big price beside a small name that happens to share its line (a neighbouring tile's price
+ * level with a name line of this one) is not that name's price: at least 2.5 times taller, and
+ * either more than three of its heights away or beside (not under) the last line of a stacked
+ * tile name.
  */
-function belongsToAnotherTile(price: Cell, name: Cell): boolean {
-  if (price.prices.length === 0) return false;
+function belongsToAnotherTile(price: Cell, name: Cell, lines: Cell[][], lineIndex: number): boolean {
+  if (price.prices.length === 0 || price.height < name.height * 2.5) return false;
   const gap = Math.max(price.x - name.right, name.x - price.right);
-  return price.height >= name.height * 2.5 && gap > price.height * 3;
+  if (gap > price.height * 3) return true;
+  return gap > 0 && hasNameLineAbove(name, lines, lineIndex);
+}
+
+function hasNameLineAbove(name: Cell, lines: Cell[][], lineIndex: number): boolean {
+  for (let i = lineIndex - 1; i >= 0; i -= 1) {
+    for (const c of lines[i] ?? []) {
+      if (c.prices.length > 0 || !looksLikeName(c.name) || !overlapsHorizontally(c, name, 0)) continue;
+      if (name.y - c.bottom < Math.max(name.height, c.height) * 1.2) return true;
+    }
+  }
+  return false;
 }
 
 function addCell(group: OfferGroup, cell: Cell): void {
@@ -397,7 +409,13 @@ function toCells(line: LayoutItem[]): Cell[] {
     // Two whole prices side by side are two cells unless they touch: neighbouring tiles' prices
     // on one baseline must each find their own name.
     const twoPrices = last !== undefined && gap > height * 0.3 && isPrice(last) && isPrice(item);
-    if (last && (gap > height * 0.8 || twoPrices)) flush();
+    // A big price and small text beside it are different elements (a neighbouring tile's name line).
+    const sizeJump =
+      last !== undefined &&
+      gap > 0 &&
+      height >= 2.5 * Math.min(last.height, item.height) &&
+      (isPrice(last) || isPrice(item));
+    if (last && (gap > height * 0.8 || twoPrices || sizeJump)) flush();
     pending.push(item);
   }
   flush();

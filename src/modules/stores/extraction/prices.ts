@@ -24,6 +24,10 @@ const MULTI_BUY_RE = new RegExp(
   String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur|pour|por|per|\/)\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY})?`,
   'gi',
 );
+/** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
+const CENTS_RE = /(?<![\d.,])(\d{1,2})\s*¢/gu;
+/** "7.25-8 oz": a size range, not a price. */
+const SIZE_RANGE_AFTER = /^\s*[-–]\s*\d+(?:[.,]\d+)?\s*(?:oz|lbs?|g|kg|ml|cl|l|ct|fl)\b/i;
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
 const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g;
 /**
@@ -58,10 +62,20 @@ export function findPrices(text: string): PriceToken[] {
     taken.push([start, end]);
     tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
   }
+  for (const match of clean.matchAll(CENTS_RE)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (taken.some(([a, b]) => start < b && end > a)) continue;
+    taken.push([start, end]);
+    const before = clean.slice(Math.max(0, start - 24), start);
+    const marked = OLD_MARK_RE.test(before) ? 'old' : NEW_MARK_RE.test(before) ? 'new' : undefined;
+    tokens.push({ value: round2(Number(match[1]) / 100), start, end, marked });
+  }
   for (const match of clean.matchAll(PRICE_RE)) {
     const start = match.index;
     const end = start + match[0].length;
     if (taken.some(([a, b]) => start < b && end > a)) continue;
+    if (SIZE_RANGE_AFTER.test(clean.slice(end))) continue;
     const raw = match[2] ?? match[3] ?? match[5] ?? '';
     const value = amountOf(raw);
     if (!(value > 0) || value >= 10_000) continue;
