@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   imageOnlyFlyer,
@@ -17,7 +18,11 @@ import { parseLayout, type LayoutItem } from './extraction/layout.ts';
 import { findPrices, findUnit } from './extraction/prices.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
-const REAL_FLYER = '/work/shared/data/flyers/aseman-lebensmittel-berlin-2020-sonderaktion-de.pdf';
+/** The shared data sits beside the project (../shared from its root), wherever it is cloned. */
+const REAL_FLYER = path.resolve(
+  import.meta.dirname,
+  '../../../../shared/data/flyers/aseman-lebensmittel-berlin-2020-sonderaktion-de.pdf',
+);
 const uploadedAt = new Date('2030-10-10T09:00:00Z');
 const ocr = new TesseractEngine();
 const reader = new FlyerReader(new UnpdfReader(), ocr);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
@@ -107,7 +108,11 @@ const SILENT: FlyerRecoveryPolicy = {
   maxAttempts: 5,
 };
 
-const REAL_FLYER = '/work/shared/data/flyers/aseman-lebensmittel-berlin-2020-sonderaktion-de.pdf';
+/** The shared data sits beside the project (../shared from its root), wherever it is cloned. */
+const REAL_FLYER = path.resolve(
+  import.meta.dirname,
+  '../../../../shared/data/flyers/aseman-lebensmittel-berlin-2020-sonderaktion-de.pdf',
+);
 
 describe('durable flyer jobs', () => {
   it.skipIf(!existsSync(REAL_FLYER))('processes the real Aseman flyer end to end', async () => {
