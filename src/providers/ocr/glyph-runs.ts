@@ -2,8 +2,10 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { isInk } from './ink.ts';
 import type { ImageRegion } from './ocr.ts';
 
-/** Components are found on the image scaled to at most this width (speed; prices stay large). */
+/** Components are found on the image scaled to at most this width (speed; prices stay large)… */
 const WORK_WIDTH = 700;
+/** …and at most this many pixels, whatever its shape (a very tall image must not cost gigabytes). */
+const WORK_PIXELS = 4_000_000;
 
 interface Component {
   left: number;
@@ -21,7 +23,11 @@ interface Component {
  */
 export async function findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
   const picture = await loadImage(image);
-  const scale = Math.min(1, WORK_WIDTH / picture.width);
+  const scale = Math.min(
+    1,
+    WORK_WIDTH / picture.width,
+    Math.sqrt(WORK_PIXELS / (picture.width * picture.height)),
+  );
   const width = Math.max(1, Math.round(picture.width * scale));
   const height = Math.max(1, Math.round(picture.height * scale));
   const canvas = createCanvas(width, height);

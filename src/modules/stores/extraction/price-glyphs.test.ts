@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
-import { bigPriceCandidates, rereadBigPrices } from './price-glyphs.ts';
+import { bigPriceCandidates, MAX_PRICE_READS_PER_PAGE, rereadBigPrices } from './price-glyphs.ts';
 
 const word = (text: string, x: number, y: number, width: number, height: number): OcrWord => ({
   text,
@@ -95,5 +95,29 @@ describe('big prices read again', () => {
   it('leaves the words alone when the engine cannot read prices on their own', async () => {
     const engine: OcrEngine = { recognize: async () => [], close: async () => undefined };
     expect(await rereadBigPrices(engine, Buffer.alloc(0), page)).toBe(page);
+  });
+
+  it('reads at most a bounded number of regions on a page full of tall shapes (a hostile image)', async () => {
+    let asked = 0;
+    const runs = Array.from({ length: 2000 }, (_, i) => ({
+      x: (i % 40) * 30,
+      y: Math.floor(i / 40) * 70,
+      width: 20,
+      height: 50 + (i % 7),
+    }));
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      findTallGlyphRuns: async () => runs,
+      readPrices: async (_image, regions) => {
+        asked += regions.length;
+        return regions.map(() => undefined);
+      },
+    };
+    await rereadBigPrices(engine, Buffer.alloc(0), [
+      word('Apples', 0, 5000, 60, 20),
+      word('Pears', 80, 5000, 60, 20),
+    ]);
+    expect(asked).toBe(MAX_PRICE_READS_PER_PAGE);
   });
 });

@@ -14,11 +14,25 @@ export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrW
   // Display digits whole-page OCR missed altogether stand in as empty words where the ink shows them.
   const runs = ocr.findTallGlyphRuns ? await ocr.findTallGlyphRuns(image, tall) : [];
   const all = [...words, ...unreadRuns(words, runs, tall)];
-  const candidates = bigPriceCandidates(all);
+  // Each read is an OCR call: a page (or a hostile image) with hundreds of tall shapes gets the
+  // largest ones read, not hundreds of calls.
+  const candidates = largestOnly(bigPriceCandidates(all), all);
   if (candidates.length === 0) return words;
   const regions = candidates.map((i) => regionAfter(all[i]!, all));
   const readings = await ocr.readPrices(image, regions);
   return applyReadings(all, candidates, regions, readings).filter((w) => w.text !== '');
+}
+
+/** More big prices than any flyer page prints (the densest real pages hold about 60 offers). */
+export const MAX_PRICE_READS_PER_PAGE = 80;
+
+/** The tallest MAX_PRICE_READS_PER_PAGE candidates, in reading order. */
+function largestOnly(indices: number[], words: readonly OcrWord[]): number[] {
+  if (indices.length <= MAX_PRICE_READS_PER_PAGE) return indices;
+  return [...indices]
+    .sort((a, b) => words[b]!.height - words[a]!.height)
+    .slice(0, MAX_PRICE_READS_PER_PAGE)
+    .sort((a, b) => a - b);
 }
 
 /** Runs of tall glyphs that no tall word covers, as empty words to read. */

@@ -170,11 +170,8 @@ export function joinSplitDigits(items: readonly LayoutItem[]): LayoutItem[] {
     out.push(current);
   });
   // A word absorbed after it was already emitted (it came first in reading order) goes away.
-  return out.filter((item) => !absorbedItems(items, absorbed).has(item));
-}
-
-function absorbedItems(items: readonly LayoutItem[], absorbed: Set<number>): Set<LayoutItem> {
-  return new Set([...absorbed].map((j) => items[j]!));
+  const gone = new Set([...absorbed].map((j) => items[j]!));
+  return out.filter((item) => !gone.has(item));
 }
 
 const PERSIAN_ONLY = /[پچژگ]/u;
