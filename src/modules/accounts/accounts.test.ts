@@ -122,6 +122,14 @@ describe('admin rights', () => {
     const admin = await createUser(ctx, { admin: true });
     const helper = await createUser(ctx, { email: 'helper@example.com' });
     expectProblem(await api('GET', '/api/admin/admins', { token: helper.token }), 403, 'forbidden');
+    const anonymous = await api('PUT', '/api/admin/admins/helper@example.com');
+    expectProblem(anonymous, 401, 'unauthorized');
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expectProblem(
+      await api('PUT', '/api/admin/admins/not-an-email', { token: admin.token }),
+      400,
+      'validation_error',
+    );
     const granted = await api('PUT', '/api/admin/admins/Helper@Example.com', { token: admin.token });
     expect(granted.status).toBe(200);
     expect(granted.body).toEqual({ email: 'helper@example.com', name: expect.any(String), is_admin: true });
