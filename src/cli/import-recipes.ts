@@ -4,7 +4,8 @@ import {
   importRecipes,
   matchRate,
   type ImportReport,
-} from '../modules/ingredients/recipe-import/importer.ts';
+  type PageReport,
+} from '../modules/recipe-import/importer.ts';
 import { createServices } from '../modules/index.ts';
 import { ConfigError, parseConfig } from '../platform/config.ts';
 import { openDatabase } from '../platform/db/database.ts';
@@ -48,22 +49,49 @@ async function main(): Promise<number> {
       ...(dryRun ? {} : { upsert: (seed) => services.recipes.upsertCatalogRecipe(seed) }),
     });
     print(report, quiet);
-    return report.failed > 0 || report.fileErrors.length > 0 ? 1 : 0;
+    return report.failed > 0 || report.pages.some((p) => p.status === 'error') ? 1 : 0;
   } finally {
     await database.close();
   }
 }
 
+const PAGE_STATUS: Record<PageReport['status'], string> = {
+  read: 'recipe read',
+  empty: 'structured recipe without ingredients or steps',
+  'no-structured-data': 'no structured recipe on this page',
+  error: 'error',
+};
+
 function print(report: ImportReport, quiet: boolean): void {
-  for (const r of report.recipes) {
-    const rate = matchRate(r.matchedWithQuantity, r.linesWithQuantity);
-    console.log(
-      `${r.file}: ${r.status}${r.reason ? ` (${r.reason})` : ''}; ` +
-        `${r.matchedWithQuantity}/${r.linesWithQuantity} lines with a quantity matched (${rate}), ${r.matched}/${r.lines} in all`,
-    );
-    if (!quiet) for (const line of r.unmatched) console.log(`    unmatched: ${line}`);
+  const recipesOf = (file: string) => report.recipes.filter((r) => r.file === file);
+  for (const page of report.pages) {
+    const how = page.form ? ` (${page.form})` : '';
+    console.log(`${page.file}: ${PAGE_STATUS[page.status]}${how}${page.error ? `: ${page.error}` : ''}`);
+    for (const r of recipesOf(page.file)) {
+      const rate = matchRate(r.matchedWithQuantity, r.linesWithQuantity);
+      console.log(
+        `  ${r.title} [${r.language}]: ${r.status}${r.reason ? ` (${r.reason})` : ''}; ` +
+          `${r.matchedWithQuantity}/${r.linesWithQuantity} lines with a quantity matched (${rate}), ${r.matched}/${r.lines} in all`,
+      );
+      if (!quiet) for (const line of r.unmatched) console.log(`    unmatched: ${line}`);
+    }
   }
-  for (const e of report.fileErrors) console.log(`${e.file}: error: ${e.error}`);
+  const count = (status: PageReport['status']) => report.pages.filter((p) => p.status === status).length;
+  const structured = report.pages.length - count('no-structured-data');
+  console.log(
+    `pages: ${report.pages.length}; with structured data ${structured}, read ${count('read')} ` +
+      `(${matchRate(count('read'), structured)}), empty ${count('empty')}, errors ${count('error')}; ` +
+      `without structured data ${count('no-structured-data')} (not counted)`,
+  );
+  const languages = [...report.languages.entries()].sort(
+    (a, b) => b[1].linesWithQuantity - a[1].linesWithQuantity,
+  );
+  for (const [language, t] of languages) {
+    console.log(
+      `language ${language}: ${t.matchedWithQuantity}/${t.linesWithQuantity} lines with a quantity matched ` +
+        `(${matchRate(t.matchedWithQuantity, t.linesWithQuantity)})`,
+    );
+  }
   console.log(
     `total: ${report.recipes.length} recipes, ${report.imported} imported, ${report.skipped} skipped, ` +
       `${report.failed} failed; ${report.matchedWithQuantity}/${report.linesWithQuantity} lines with a quantity matched ` +

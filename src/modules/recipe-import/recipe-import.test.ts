@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.ts';
-import { seedIngredientsForTest } from '../../../../test/support/ingredients.ts';
-import { parseIngredientLine } from '../line-parser.ts';
-import { NameIndex } from '../names.ts';
-import { INGREDIENTS } from '../seed/ingredients.ts';
-import { seedToInfo } from '../service.ts';
+import { startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { seedIngredientsForTest } from '../../../test/support/ingredients.ts';
+import { parseIngredientLine } from '../ingredients/line-parser.ts';
+import { NameIndex } from '../ingredients/names.ts';
+import { INGREDIENTS } from '../ingredients/seed/ingredients.ts';
+import { seedToInfo } from '../ingredients/service.ts';
 import { importRecipes, type ImportDeps } from './importer.ts';
 import {
   parseDurationText,
@@ -18,7 +18,7 @@ import {
   parseMarkdownRecipe,
 } from './sources.ts';
 
-const SHARED = path.resolve(import.meta.dirname, '../../../../../shared/data/recipes/content');
+const SHARED = path.resolve(import.meta.dirname, '../../../../shared/data/recipes/content');
 const sharedPresent = existsSync(SHARED);
 if (!sharedPresent) console.warn(`recipe import of the shared catalog skipped: ${SHARED} is absent`);
 
@@ -229,7 +229,7 @@ describe('npm run import:recipes', () => {
         process.execPath,
         ['src/cli/import-recipes.ts', path.join(root, 'box'), '--dry-run'],
         {
-          cwd: path.resolve(import.meta.dirname, '../../../..'),
+          cwd: path.resolve(import.meta.dirname, '../../..'),
           env: {
             ...process.env,
             DATA_DIR: path.join(root, 'data'),
@@ -247,7 +247,7 @@ describe('npm run import:recipes', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /garlic-spaghetti\.md: parsed; 3\/4 lines with a quantity matched \(75\.0%\)/,
+      /garlic-spaghetti\.md: recipe read\n {2}Garlic Spaghetti \[\w+\]: parsed; 3\/4 lines with a quantity matched \(75\.0%\)/,
     );
     expect(result.stdout).toMatch(/unmatched: - 1 cheesecloth/);
     expect(result.stdout).toMatch(

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { RecipeSeed } from '../../recipes/seed/types.ts';
-import type { ParsedIngredientLine } from '../line-parser.ts';
-import { classifyFood } from '../usda/classify.ts';
+import type { RecipeSeed } from '../recipes/seed/types.ts';
+import type { ParsedIngredientLine } from '../ingredients/line-parser.ts';
+import { classifyFood } from '../ingredients/usda/classify.ts';
+import { recogniseLanguage } from './language.ts';
 import {
   parseHtmlRecipes,
   parseJsonLdRecipes,
@@ -43,10 +44,32 @@ export interface RecipeReport {
   unmatched: string[];
   status: 'imported' | 'parsed' | 'skipped' | 'failed';
   reason?: string;
+  /** Recognised from the recipe's own text (language.ts). */
+  language: string;
+}
+
+/**
+ * What became of one file. An HTML page without any structured recipe is `no-structured-data`
+ * (reported, not counted against the reader); one whose structured recipe lacks ingredients or
+ * steps is `empty`.
+ */
+export interface PageReport {
+  file: string;
+  status: 'read' | 'empty' | 'no-structured-data' | 'error';
+  form?: string | undefined;
+  error?: string;
+}
+
+export interface LanguageTotals {
+  linesWithQuantity: number;
+  matchedWithQuantity: number;
 }
 
 export interface ImportReport {
+  pages: PageReport[];
   recipes: RecipeReport[];
+  /** Lines with a quantity and how many matched, per recognised language. */
+  languages: Map<string, LanguageTotals>;
   fileErrors: { file: string; error: string }[];
   linesWithQuantity: number;
   matchedWithQuantity: number;
@@ -149,6 +172,7 @@ export async function buildRecipe(
     matched: 0,
     unmatched: [],
     status: 'parsed',
+    language: recogniseLanguage([source.title, ...source.ingredientLines, ...source.steps]),
   };
   const ingredients: RecipeSeed['ingredients'] = [];
   const risky: string[] = [];
@@ -199,7 +223,9 @@ export async function buildRecipe(
 /** Reads, parses and (unless a dry run) writes every recipe under `target`. */
 export async function importRecipes(target: string, deps: ImportDeps): Promise<ImportReport> {
   const report: ImportReport = {
+    pages: [],
     recipes: [],
+    languages: new Map(),
     fileErrors: [],
     linesWithQuantity: 0,
     matchedWithQuantity: 0,
@@ -213,10 +239,12 @@ export async function importRecipes(target: string, deps: ImportDeps): Promise<I
     try {
       sources = readRecipeFile(file);
     } catch (error) {
-      report.fileErrors.push({ file, error: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      report.fileErrors.push({ file, error: message });
+      report.pages.push({ file, status: 'error', error: message });
       continue;
     }
-    if (sources.length === 0) report.fileErrors.push({ file, error: 'no recipe found' });
+    report.pages.push(pageReport(file, sources));
     for (const source of sources) {
       // Two files may yield one slug ("Pancakes" twice): the later one gets a suffix.
       let slug = source.slug;
@@ -225,6 +253,10 @@ export async function importRecipes(target: string, deps: ImportDeps): Promise<I
       const { report: recipe, seed } = await buildRecipe({ ...source, slug }, file, deps);
       report.linesWithQuantity += recipe.linesWithQuantity;
       report.matchedWithQuantity += recipe.matchedWithQuantity;
+      const lang = report.languages.get(recipe.language) ?? { linesWithQuantity: 0, matchedWithQuantity: 0 };
+      lang.linesWithQuantity += recipe.linesWithQuantity;
+      lang.matchedWithQuantity += recipe.matchedWithQuantity;
+      report.languages.set(recipe.language, lang);
       if (seed && deps.upsert) {
         try {
           await deps.upsert(seed);
@@ -241,6 +273,12 @@ export async function importRecipes(target: string, deps: ImportDeps): Promise<I
     }
   }
   return report;
+}
+
+function pageReport(file: string, sources: readonly SourceRecipe[]): PageReport {
+  if (sources.length === 0) return { file, status: 'no-structured-data' };
+  const complete = sources.some((s) => s.ingredientLines.length > 0 && s.steps.length > 0);
+  return { file, status: complete ? 'read' : 'empty', form: sources[0]!.form };
 }
 
 export const matchRate = (matched: number, total: number): string =>
