@@ -198,3 +198,81 @@ describe('parseIngredientLine on arbitrary text (fast-check)', () => {
     );
   });
 });
+
+describe('parseIngredientLine: the languages of our users', () => {
+  // Real lines from recipe pages in German, Dutch, French, Spanish, Italian and Portuguese
+  // (../shared/data/recipes-web and the issue), with the amount and ingredient a cook means.
+  it.each([
+    ['100 g BACK FAMILY Weizenmehl Type 405', 100, 'g', 'all-purpose flour'],
+    ['1 EL Zitronensaft', 1, 'tbsp', 'lemon juice'],
+    ['1 EL Orangenschalenstreifen', 1, 'tbsp', 'orange zest'],
+    ['1,5 El Olivenöl', 1.5, 'tbsp', 'olive oil'],
+    ['2 TL Paprikapulver edelsüß', 2, 'tsp', 'paprika'],
+    ['1 Prise(n) Salz', 1, 'pinch', 'salt'],
+    ['1 Msp. Zucker', 1, 'pinch', 'sugar'],
+    ['0.5 Stück Wassermelone', 0.5, 'piece', 'watermelon'],
+    ['1 Bund Petersilie', 1, 'bunch', 'parsley'],
+    ['1 Dose gehackte Tomaten', 1, 'can', 'canned chopped tomatoes'],
+    ['6 Stiele Koriander', 6, 'sprig', 'cilantro'],
+    ['2 Lauchzwiebeln', 2, 'piece', 'spring onion'],
+    ['4 kleine Hähnchenbrustfilets (à ca. 140 g)', 4, 'piece', 'chicken breast'],
+    ['150 g Rinderhackfleisch', 150, 'g', 'ground beef'],
+    ['3 Eier', 3, 'piece', 'egg'],
+    ['250 g bloem', 250, 'g', 'all-purpose flour'],
+    ['1 el olijfolie', 1, 'tbsp', 'olive oil'],
+    ['2 teentjes knoflook', 2, 'clove', 'garlic'],
+    ['3 el limoensap', 3, 'tbsp', 'lime juice'],
+    ['1 el geroosterde pinda’s (gehakt)', 1, 'tbsp', 'peanuts'],
+    ['100 gr kerstomaatjes (gehalveerd)', 100, 'g', 'cherry tomato'],
+    ['4 uien', 4, 'piece', 'onion'],
+    ['2 c.s. de farine', 2, 'tbsp', 'all-purpose flour'],
+    ['6 c.à.s d’huile d’olive', 6, 'tbsp', 'olive oil'],
+    ['1 c. à c. de sel', 1, 'tsp', 'salt'],
+    ['3 gousses d’ail', 3, 'clove', 'garlic'],
+    ['1 jaune d’œuf', 1, 'piece', 'egg yolk'],
+    ['350 g de poivron de couleur rouge et vert', 350, 'g', 'red bell pepper'],
+    ['40cl Eau', 40, 'cl', 'water'],
+    ['1 feuille de laurier', 1, 'leaf', 'bay leaf'],
+    ['1 cucharadita de sal', 1, 'tsp', 'salt'],
+    ['2 cdas de aceite de oliva', 2, 'tbsp', 'olive oil'],
+    ['500 gr de calabaza (pelada y sin pepitas)', 500, 'g', 'pumpkin'],
+    ['1/2 litro de caldo de verduras', 0.5, 'l', 'vegetable stock'],
+    ['3 zanahorias', 3, 'piece', 'carrot'],
+    ['2 cucchiai di pinoli tostati', 2, 'tbsp', 'pine nuts'],
+    ['1 spicchio d’aglio', 1, 'clove', 'garlic'],
+    ['zucchero 130 g', 130, 'g', 'sugar'],
+    ['savoiardi 12', 12, 'piece', 'ladyfingers'],
+    ['yogurt al limone 250 g', 250, 'g', 'plain yogurt'],
+    ['4 cipolle', 4, 'piece', 'onion'],
+    ['1 unidade | unidades de cebola (picada)', 1, 'piece', 'onion'],
+    ['1/4 xícara (chá) | xícaras (chá) de manteiga', 0.25, 'cup', 'butter'],
+    ['2 colheres (sopa) de azeite', 2, 'tbsp', 'olive oil'],
+    ['1 pitada | pitadas de pimenta-do-reino', 1, 'pinch', 'black pepper'],
+    ['3 ovos', 3, 'piece', 'egg'],
+  ])('%s → %d %s %s', (line, quantity, unit, ingredient) => {
+    const p = parse(line);
+    expect(p.ingredient).toBe(ingredient);
+    expect(p.quantity).toBeCloseTo(quantity, 10);
+    expect(p.unit).toBe(unit);
+  });
+
+  it.each([
+    ['Salz', 'salt'],
+    ['Pfeffer aus der Mühle', 'black pepper'],
+    ['poivre du moulin', 'black pepper'],
+    ['Pimienta molida al gusto', 'black pepper'],
+    ['sale q.b.', 'salt'],
+    ['olio extravergine di oliva', 'extra virgin olive oil'],
+    ['sal (a gosto)', 'salt'],
+  ])('a line without an amount: %s → %s', (line, ingredient) => {
+    expect(parse(line)).toMatchObject({ quantity: undefined, ingredient });
+  });
+
+  it('does not read other languages into English words', () => {
+    // "paste" is not the Italian plural of pasta; "caramels" hold no Portuguese "mel" (honey).
+    expect(parse('1 tsp ginger-garlic paste').ingredient).not.toBe('pasta');
+    expect(parse('11 oz caramels').ingredient).not.toBe('honey');
+    expect(parse('1 roasting pan').ingredient).toBeUndefined();
+    expect(parse('Zest of 1 large orange').quantity).toBeUndefined();
+  });
+});

@@ -59,6 +59,40 @@ const NUMBER_WORDS: Record<string, number> = {
   dozen: 12,
   half: 0.5,
   couple: 2,
+  // German, Dutch, French, Spanish, Italian, Portuguese
+  ein: 1,
+  eine: 1,
+  einen: 1,
+  een: 1,
+  un: 1,
+  une: 1,
+  uno: 1,
+  una: 1,
+  um: 1,
+  uma: 1,
+  zwei: 2,
+  twee: 2,
+  deux: 2,
+  dos: 2,
+  due: 2,
+  dois: 2,
+  duas: 2,
+  drei: 3,
+  drie: 3,
+  trois: 3,
+  tres: 3,
+  tre: 3,
+  três: 3,
+  halbe: 0.5,
+  halber: 0.5,
+  demi: 0.5,
+  demie: 0.5,
+  medio: 0.5,
+  media: 0.5,
+  mezzo: 0.5,
+  mezza: 0.5,
+  meio: 0.5,
+  meia: 0.5,
 };
 const CONTAINERS = new Set([
   'can',
@@ -77,7 +111,10 @@ const CONTAINERS = new Set([
   'tub',
 ]);
 const APPROXIMATELY =
-  /^(?:~|about\b|around\b|approx\.?|approximately\b|roughly\b|circa\b|ca\.|heaping\b|heaped\b|scant\b|generous\b|level\b)\s*/i;
+  /^(?:~|about\b|around\b|approx\.?|approximately\b|roughly\b|circa\b|ca\.|heaping\b|heaped\b|scant\b|generous\b|level\b|etwa\b|ungefähr\b|gestrichener?\b|gehäufter?\b|environ\b|ongeveer\b|aprox\.?|unos\b|unas\b|cerca de\b|circa\b|aproximadamente\b)\s*/i;
+
+/** "of" after an amount, in the languages of our users ("100 g de sucre", "2 cucchiai di miele", "d’ail"). */
+const OF = /^(?:(?:of|de|di|del|della|dello|dei|degli|delle|da|do|dos|das|van|von)\s+|d['’]\s*)/i;
 
 /** Words that describe preparation or quality, never the ingredient itself. */
 const PREPARATION = new Set(
@@ -89,12 +126,26 @@ const PREPARATION = new Set(
     'organic optional ripe fine finely-chopped cut into pieces slices chunks cubes rings strips thin thick ' +
     'about approximately roughly-chopped mashed julienned shaved toasted divided plus more needed ' +
     'taste serving garnish handful leftover whole of and the for to some your choice favorite favourite ' +
-    'mixed assorted store-bought homemade good-quality high-quality'
+    'mixed assorted store-bought homemade good-quality high-quality ' +
+    // the same words in German, Dutch, French, Spanish, Italian and Portuguese
+    'frisch frische frischer frisches fein feine gehackt gehackte gewürfelt gewürfelte gerieben geriebene ' +
+    'geschält geschälte kleine kleiner großer große grosse mittelgroße reife weiche geschmolzene ' +
+    'gemahlen gemahlener gemahlene ganze halbiert bio tiefgekühlt etwas ' +
+    'vers verse fijn fijngehakt gehakt gesneden gesnipperd geraspt geraspte grote groot middelgrote ' +
+    'gekookt gekookte gesmolten zachte rijpe hele flinke ' +
+    'frais fraîche fraiche fraîches haché hachée hachés émincé émincée râpé râpée petit petite petits ' +
+    'petites gros grosse grande moyen moyenne mûr mûre mûres fondu fondue pelé pelées coupé coupée ' +
+    'ciselé ciselée écrasé moulu moulue surgelé surgelées ' +
+    'fresco fresca frescos frescas picado picada picados picadas rallado rallada pelado pelada grandes ' +
+    'pequeño pequeña mediano mediana maduro madura molido molida troceado cortado cortada ' +
+    'freschi fresche tritato tritata grattugiato grattugiata piccolo piccola piccoli maturo matura ' +
+    'tagliato tagliata sbucciato tostati tostato tostata ' +
+    'picadinho ralado ralada pequeno pequena médio média moído moída'
   ).split(/\s+/),
 );
 
 const NOTE_TAIL =
-  /\s*(?:\bto taste\b|\bas needed\b|\bas required\b|\bfor (?:frying|garnish|serving|the|greasing|dusting|decoration|topping|brushing|deep|shallow|drizzling|sprinkling)\b|\bper (?:person|serving|portion)\b|\bif (?:needed|desired|you like)\b|\boptional\b|\bor more\b|\bor less\b|\bplus (?:more|extra)\b).*$/i;
+  /\s*(?:\bal gusto\b|\ba gosto\b|\bq\.?\s?b\.?(?=\s|$)|\bquanto basta\b|\bnach (?:belieben|geschmack|bedarf)\b|\baus der mühle\b|\bdu moulin\b|\bà volonté\b|\bselon (?:votre )?goût\b|\bnaar (?:smaak|wens)\b|\bfacultatif\b|\bopcional\b|\bfacoltativo\b|\b(?:zum|zur) (?:servieren|bestreuen|garnieren|dekorieren|anbraten|braten)\b|\bpour (?:servir|décorer|la décoration)\b|\bpara (?:servir|decorar|adornar)\b|\bper (?:servire|decorare|la decorazione)\b|\bom te (?:serveren|garneren)\b|\bto taste\b|\bas needed\b|\bas required\b|\bfor (?:frying|garnish|serving|the|greasing|dusting|decoration|topping|brushing|deep|shallow|drizzling|sprinkling)\b|\bper (?:person|serving|portion)\b|\bif (?:needed|desired|you like)\b|\boptional\b|\bor more\b|\bor less\b|\bplus (?:more|extra)\b).*$/i;
 
 /** "1", "1.5", "1,5", "1/2", "1 1/2" → number. */
 const NUMBER = String.raw`(?:\d+\s+\d+\/\d+|\d+\/\d+|\d+(?:[.,]\d+)?)`;
@@ -116,16 +167,37 @@ function toNumber(text: string): number {
 
 /** Unicode fractions, markdown links, bullets and stray symbols out; digits split from units ("400g"). */
 function clean(text: string): string {
-  let t = text.replace(/^\s*(?:[-*+•]|\d+\.)\s+/, '');
+  // "1Â Tbsp": a no-break space read as Latin-1 by the page's encoder.
+  let t = text.replace(/\u00c2(?=\s)/g, ' ').replace(/^\s*(?:[-*+•]|\d+\.)\s+/, '');
   t = t.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '');
   t = t.replace(/⁄/g, '/');
   t = t.replace(
     /(\d)?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])/g,
     (_m, whole: string | undefined, frac: string) => `${whole ? `${whole} ` : ' '}${VULGAR[frac]}`,
   );
-  t = t.replace(/(\d)([a-zA-Z])/g, '$1 $2');
+  t = t.replace(/(\d)(\p{L})/gu, '$1 $2');
+  for (const [pattern, unit] of MULTIWORD_UNITS) t = t.replace(pattern, ` ${unit} `);
+  // "Prise(n)", "Zwiebel(n)": a plural ending in brackets.
+  t = t.replace(/(\p{L})\((n|en|e|s|es|er)\)/gu, '$1$2');
+  // "1 unidade | unidades de cebola": singular | plural, as Brazilian sites write them.
+  t = t.replace(/(\p{L}+(?:\s\([^)]*\))?)\s*\|\s*\p{L}+(?:\s\([^)]*\))?/gu, '$1');
   return t.replace(/\s+/g, ' ').trim();
 }
+
+/** Measures written in several words, read as one unit word before the single-word units. */
+const MULTIWORD_UNITS: [RegExp, string][] = [
+  [/\bc(?:uill[eè]res?|uil)?\.?\s*(?:à|a)\.?\s*s(?:oupe)?\b\.?/giu, 'tbsp'],
+  [/\bc(?:uill[eè]res?|uil)?\.?\s*(?:à|a)\.?\s*c(?:af[ée])?\b\.?/giu, 'tsp'],
+  [/(?<=\d\s*)\bc\.\s?s\.?(?=\s)/giu, 'tbsp'],
+  [/(?<=\d\s*)\bc\.\s?c\.?(?=\s)/giu, 'tsp'],
+  [/\bcolher(?:es)?\s*\(?\s*(?:de\s+)?sopa\s*\)?/giu, 'tbsp'],
+  [/\bcolher(?:es)?\s*\(?\s*(?:de\s+)?ch[áa]\s*\)?/giu, 'tsp'],
+  [/\bcolher(?:es)?\s*\(?\s*(?:de\s+)?sobremesa\s*\)?/giu, 'dessertspoon'],
+  [/\bx[íi]caras?\s*\(?\s*(?:de\s+)?ch[áa]\s*\)?/giu, 'cup'],
+  [/\bcucharas?\s+soperas?\b/giu, 'tbsp'],
+  [/\bcucharas?\s+de\s+postre\b/giu, 'dessertspoon'],
+  [/\bcucharadas?\s+de\s+caf[ée]\b/giu, 'tsp'],
+];
 
 /** A unit at the start of `text` (two-word units first), with the rest after an optional "of". */
 function takeUnit(text: string): { unit: string; rest: string } | undefined {
@@ -135,10 +207,7 @@ function takeUnit(text: string): { unit: string; rest: string } | undefined {
     const written = words.slice(0, n).join(' ');
     const unit = normalizeUnit(written.replace(/[.,/]$/, ''));
     if (!unit) continue;
-    const rest = words
-      .slice(n)
-      .join(' ')
-      .replace(/^of\s+/i, '');
+    const rest = words.slice(n).join(' ').replace(OF, '');
     // "2.5 dl/ 1 cup": keep the slash so that the alternative amount is recognised.
     return { unit, rest: written.endsWith('/') ? `/ ${rest}` : rest };
   }
@@ -151,7 +220,7 @@ function takeQuantity(text: string): { quantity: number; rest: string } | undefi
     const quantity = toNumber(m[1]!);
     if (Number.isFinite(quantity)) return { quantity, rest: text.slice(m[0].length).trim() };
   }
-  const word = /^([a-z]+)\s+(.*)$/i.exec(text);
+  const word = /^(\p{L}+)\s+(.*)$/iu.exec(text);
   if (word) {
     const key = word[1]!.toLowerCase();
     const value = NUMBER_WORDS[key];
@@ -177,6 +246,28 @@ function sizeOf(paren: string): { quantity: number; unit: string } | undefined {
   return { quantity: q.quantity, unit: u.unit };
 }
 
+const TRAILING = new RegExp(
+  String.raw`^(\p{L}[^\d(]*?)\s*[-–:]?\s+(${NUMBER})(?:\s*(\p{L}[\p{L}.]*)(?=[\s,;(+]|$)|(?=\s*(?:[,;(+]|$)))(.*)$`,
+  'u',
+);
+
+/**
+ * The amount after the name, as Italian and other sites write it ("zucchero 130 g", "limoni 4",
+ * "panna 750 ml ben fredda"): taken when a unit follows the number or nothing does.
+ */
+function trailingAmount(text: string): Amount | undefined {
+  const m = TRAILING.exec(text);
+  // "Zest of 1 orange", "jus de 2 citrons": the number belongs to the phrase, not after a name.
+  if (!m || /\b(?:of|de|di|du|des|da|do|von|van|with|from|z)\s*$/i.test(m[1]!)) return undefined;
+  const quantity = toNumber(m[2]!);
+  if (!Number.isFinite(quantity) || quantity <= 0) return undefined;
+  const unitWord = m[3];
+  const unit = unitWord ? normalizeUnit(unitWord) : undefined;
+  if (unitWord && !unit) return undefined;
+  const after = m[4]!.trim();
+  return { quantity, unit: unit ?? 'piece', rest: after ? `${m[1]!.trim()}, ${after}` : m[1]!.trim() };
+}
+
 interface Amount {
   quantity: number | undefined;
   unit: string | undefined;
@@ -192,7 +283,7 @@ function parseAmount(line: string): Amount {
     const lead = /^([a-z]+(?: [a-z]+)?)\s+of\s+(.*)$/i.exec(text);
     const unit = lead ? normalizeUnit(lead[1]!) : undefined;
     if (lead && unit && unitKind(unit) !== 'weight') return { quantity: 1, unit, rest: lead[2]! };
-    return { quantity: undefined, unit: undefined, rest: text };
+    return trailingAmount(text) ?? { quantity: undefined, unit: undefined, rest: text };
   }
   let quantity = q.quantity;
   let rest = q.rest;
@@ -220,7 +311,7 @@ function parseAmount(line: string): Amount {
       if (after) ({ unit, rest } = after);
     }
   }
-  rest = rest.replace(/^of\s+/i, '');
+  rest = rest.replace(OF, '');
   // "14 ounces or 400 grams of chicken": the second amount is an alternative.
   const alternative = ALTERNATIVE.exec(rest);
   if (alternative && normalizeUnit(alternative[1]!)) rest = rest.slice(alternative[0].length);
@@ -228,7 +319,7 @@ function parseAmount(line: string): Amount {
     quantity *= size.quantity;
     unit = size.unit;
   }
-  return { quantity, unit: unit ?? 'piece', rest: rest.replace(/^of\s+/i, '') };
+  return { quantity, unit: unit ?? 'piece', rest: rest.replace(OF, '') };
 }
 
 /** Name words and notes: notes after the first comma, parentheses, "to taste"-style tails. */
@@ -269,11 +360,20 @@ function splitNotes(text: string): { name: string; notes: string[] } {
 /** Spans grow quadratically with the words; ingredient names are short, so a phrase is cut here. */
 const MAX_NAME_WORDS = 12;
 
-/** Contiguous word spans, longest first; at equal length the rightmost first (English puts the head noun last). */
-function spans(words: readonly string[]): string[] {
+/** Words that join a Romance name to its complement ("succo di limone", "pimientos de Padrón"). */
+const CONNECTORS = new Set(
+  "de di du des del della dello delle al alla allo ai au aux à con com do da d' van".split(' '),
+);
+
+/**
+ * Contiguous word spans, longest first; at equal length the rightmost first (English and German
+ * put the head noun last), or the leftmost first when the name is head-first.
+ */
+function spans(words: readonly string[], headFirst = false): string[] {
   const out: string[] = [];
   for (let len = words.length; len >= 1; len -= 1) {
-    for (let start = words.length - len; start >= 0; start -= 1)
+    const starts = Array.from({ length: words.length - len + 1 }, (_, i) => i);
+    for (const start of headFirst ? starts : starts.reverse())
       out.push(words.slice(start, start + len).join(' '));
   }
   return out;
@@ -281,20 +381,24 @@ function spans(words: readonly string[]): string[] {
 
 /** The reference ingredient a name phrase means: alternatives ("cilantro/coriander", "x or y"), then shorter spans. */
 export function matchIngredient(phrase: string, names: NameIndex): IngredientInfo | undefined {
-  const alternatives = [phrase, ...phrase.split(/\s*\/\s*|\s+or\s+|\s+and\s+|\s*&\s*/i)].filter((p) =>
-    p.trim(),
-  );
+  const alternatives = [
+    phrase,
+    ...phrase.split(/\s*\/\s*|\s+(?:or|and|oder|und|ou|et|o|y|e|oppure|en)\s+|\s*&\s*/i),
+  ].filter((p) => p.trim());
   for (const alt of alternatives) {
     const words = alt
       .toLowerCase()
+      .replace(/[’`]/g, "'")
       .replace(/[^\p{L}\p{N}'\- ]/gu, ' ')
       .split(/\s+/)
       .filter(Boolean)
       .slice(0, MAX_NAME_WORDS);
     const kept = words.filter((w) => !PREPARATION.has(w));
     const longest = Math.max(words.length, kept.length);
-    const all = spans(words);
-    const trimmed = spans(kept);
+    // "yogurt al limone", "poivron de couleur rouge": a Romance name puts its head first.
+    const headFirst = words.some((w) => CONNECTORS.has(w));
+    const all = spans(words, headFirst);
+    const trimmed = spans(kept, headFirst);
     for (let len = longest; len >= 1; len -= 1) {
       const ofLength = (list: string[]) => list.filter((s) => s.split(' ').length === len);
       for (const candidate of [...ofLength(all), ...ofLength(trimmed)]) {
@@ -311,6 +415,16 @@ export function matchIngredient(phrase: string, names: NameIndex): IngredientInf
       .split(/\s+/)
       .filter((w) => w && !PREPARATION.has(w));
     const hit = words.length > 0 ? names.containingAllWords(words.join(' ')) : undefined;
+    if (hit) return hit;
+  }
+  // A compound word ("Weizenmehl", "olijfolie") names its head last.
+  const words = phrase
+    .toLowerCase()
+    .split(/[^\p{L}']+/u)
+    .filter(Boolean)
+    .reverse();
+  for (const word of words) {
+    const hit = names.compoundHead(word);
     if (hit) return hit;
   }
   return undefined;

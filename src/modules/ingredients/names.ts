@@ -1,12 +1,19 @@
 import type { IngredientInfo } from './contract.ts';
 
-/** Lower case, no accents, single spaces, no surrounding punctuation: "Jalapeño  Peppers." → "jalapeno peppers". */
+/**
+ * Lower case, no accents or ligatures, single spaces, no surrounding punctuation, no elided
+ * articles: "Jalapeño  Peppers." → "jalapeno peppers", "gousse d’ail" → "gousse ail", "Œuf" → "oeuf".
+ */
 export function normalizeName(text: string): string {
   return text
+    .replace(/[œŒ]/g, 'oe')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/ß/g, 'ss')
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[’`]/g, "'")
+    .replace(/\b(?:d|l|dell|dall|all|nell|sull|un|qu)'(?=\p{L})/gu, '')
     .replace(/\s+/g, ' ')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
 }
@@ -30,7 +37,35 @@ export function numberVariants(name: string): string[] {
     if (/(o|ch|sh|x|z)$/.test(word)) forms.push(`${word}es`);
     forms.push(`${word}s`);
   }
+  forms.push(...otherLanguageSingulars(word));
   return forms.map((f) => head + f).filter((f) => f !== name);
+}
+
+/**
+ * Singulars by the regular plural endings of German, Dutch, French, Spanish, Italian and
+ * Portuguese (Zwiebeln → Zwiebel, Eier → Ei, choux → chou, limones → limon, cipolle → cipolla,
+ * pomodori → pomodoro, limões → limão). Tried after the English forms; irregular plurals are
+ * aliases. Short words are left alone: their endings are too often the word itself.
+ */
+function otherLanguageSingulars(word: string): string[] {
+  if (word.length < 5) return word === 'eier' ? ['ei'] : [];
+  const forms: string[] = [];
+  const cut = (n: number, add = '') => forms.push(word.slice(0, -n) + add);
+  if (word.endsWith('en')) cut(2);
+  if (word.endsWith('n')) cut(1);
+  if (word.endsWith('er')) cut(2);
+  if (word.endsWith('e')) cut(1);
+  if (word.endsWith('x')) cut(1);
+  if (word.endsWith('es')) cut(2);
+  if (word.endsWith('oes')) cut(3, 'ao');
+  if (word.endsWith('aes')) cut(3, 'ao');
+  if (word.endsWith('chi') || word.endsWith('ghi')) cut(1, 'o');
+  if (word.endsWith('i')) forms.push(word.slice(0, -1) + 'o', word.slice(0, -1) + 'e');
+  // Italian feminine plurals (cipolle, zucchine, patate, pesche); not "paste", an English word.
+  if (/(?:ll|in|an|ol|at|et|ot|zz)e$/.test(word)) cut(1, 'a');
+  if (/[cg]he$/.test(word)) cut(2, 'a');
+  if (word.endsWith('a')) cut(1, 'o');
+  return forms;
 }
 
 /** A word without its plural ending, for word-set matching ("peppers" → "pepper"). */
@@ -89,6 +124,23 @@ export class NameIndex {
       if (!best || c.name.length < best.name.length) best = c; // ids ascend: ties keep the lower id
     }
     return best;
+  }
+
+  /**
+   * German and Dutch write compounds as one word with the head last ("Weizenmehl" is a flour,
+   * "Rinderhackfleisch" minced meat): the longest known name the word ends with, of at least four
+   * letters, after a modifier of at least three.
+   */
+  compoundHead(word: string): IngredientInfo | undefined {
+    const key = normalizeName(word);
+    if (key.includes(' ') || key.length < 7) return undefined;
+    for (let start = 3; start <= key.length - 4; start += 1) {
+      const head = key.slice(start);
+      const forms = [head, ...numberVariants(head)].filter((f) => f.length >= 4);
+      const hit = forms.map((f) => this.exact(f)).find(Boolean);
+      if (hit) return hit;
+    }
+    return undefined;
   }
 
   /** Exact name or alias, case- and accent-insensitive. */

@@ -5,6 +5,7 @@ import { presentListItem, type IngredientListItem } from './presenter.ts';
 import type { IngredientRecord, IngredientsRepository } from './repository.ts';
 import { buildSearchIndex, searchIngredients, type SearchIndex } from './search.ts';
 import { INGREDIENTS } from './seed/ingredients.ts';
+import { translatedNames } from './seed/names-i18n.ts';
 import type { IngredientSeed } from './seed/types.ts';
 import type { IngredientRow } from './tables.ts';
 
@@ -192,7 +193,7 @@ function seedRecord(s: IngredientSeed): IngredientRecord {
   return {
     id: s.id,
     name: s.name,
-    aliases: s.aliases,
+    aliases: [...new Set([...s.aliases, ...translatedNames(s.name)])].filter((a) => a !== s.name),
     category: s.category,
     default_unit: s.default_unit,
     kcal: s.kcal,

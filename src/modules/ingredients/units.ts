@@ -31,6 +31,7 @@ export const VOLUME_UNITS: Readonly<Record<string, number>> = {
   gallon: 3785.41,
   pinch: 4.929 / 16,
   dash: 4.929 / 8,
+  dessertspoon: 10,
 };
 
 /** Named measures whose weight is per ingredient (its `measures`, sizes falling back to a piece). */
@@ -200,7 +201,55 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   'tea-spoonful': 'tsp',
   handfull: 'handful',
   handfuls: 'handful',
+  count: 'piece',
+  dessertspoons: 'dessertspoon',
+  dsp: 'dessertspoon',
+  ...unitWords({
+    // German, Dutch, French, Spanish, Italian, Portuguese, Swedish, Hungarian and Slovak/Czech
+    // kitchen measures, written without accents (keys are compared accent-free).
+    tbsp: 'el essloffel essloffeln eetlepel eetlepels cuillere cuilleres cas cs cuil cucharada cucharadas cda cdas cucharon cucchiaio cucchiai colher colheres msk ek evokanal lyzica lyzice polievkova',
+    tsp: 'tl teeloffel teeloffeln theelepel theelepels cac cc cucharadita cucharaditas cdta cdtas cdita cditas cucchiaino cucchiaini tsk tk kk kavekanal teaskanal lyzicka lyzicky',
+    pinch:
+      'prise prisen msp messerspitze snufje snuf pincee pincees pizca pizcas pizzico pizzichi pitada pitadas nypa csipet stipka',
+    piece:
+      'stuck stk stck stuks stuk morceau morceaux unidad unidades ud uds pezzo pezzi unidade unidades st db ks',
+    bunch: 'bund bundel bos bosje botte bottes manojo manojos mazzetto mazzo grappolo maco macos',
+    can: 'dose dosen blik blikje boite boites lata latas lattina lattine scatola scatole burk konzerva',
+    clove:
+      'zehe zehen teen teentje teentjes tenen gousse gousses diente dientes spicchio spicchi dente dentes klyfta klyftor gerezd strucik struciky',
+    slice:
+      'scheibe scheiben plak plakken plakje plakjes tranche tranches rebanada rebanadas loncha lonchas rodaja rodajas fetta fette fatia fatias skiva skivor szelet platok',
+    cup: 'tasse tassen kopje kopjes kop tasses taza tazas tazza tazze xicara xicaras chavena chavenas bogre hrncek',
+    package:
+      'packung packungen pck pckg pkt packchen pak pakje paquet paquets paquete paquetes confezione pacote pacotes paket csomag balenie',
+    sachet: 'beutel tutje zakje zakjes sobre sobres bustina bustine saqueta',
+    sprig:
+      'zweig zweige stiel stiele takje takjes brin brins ramita ramitas rametto rametti ciuffo ciuffi raminho raminhos kvist',
+    leaf: 'blatt blatter blaadje blaadjes blad feuille feuilles hoja hojas foglia foglie folha folhas lapok',
+    handful:
+      'handvoll handje handvol poignee poignees punado punados manciata manciate punhado punhados hrst',
+    glass: 'glas glaser verre verres vaso vasos bicchiere bicchieri copo copos pohar',
+    dash: 'spritzer schuss scheutje scheut trait chorrito chorro goccio spruzzo fio skvatt',
+    cube: 'wurfel blokje blokjes cubito cubitos kostka',
+    stalk: 'stange stangen stengel stengels branche branches tallo tallos gambo gambi talo talos',
+    head: 'kopf krop tete cabeza cespo cabeca',
+    drop: 'tropfen druppel druppels goutte gouttes gota gotas goccia gocce',
+    tub: 'becher bakje tarrina vasetto',
+    l: 'liter litro litros litri',
+    kg: 'kilo kilos kilogramm chilo quilo quilos',
+    g: 'gramm gramos gramo grammi grammo grama gramas',
+    ml: 'milliliter mililitro mililitros millilitri krm',
+    dl: 'deciliter',
+    cl: 'zentiliter centilitre',
+  }),
 };
+
+/** { unit: 'word word …' } → { word: unit }. */
+function unitWords(table: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [unit, words] of Object.entries(table)) for (const w of words.split(/\s+/)) out[w] = unit;
+  return out;
+}
 
 const CANONICAL = new Set<string>([
   ...Object.keys(WEIGHT_UNITS),
@@ -213,7 +262,11 @@ export function normalizeUnit(unit: string): string | undefined {
   const trimmed = unit.trim().replace(/\.$/, '');
   if (trimmed === 'T' || trimmed === 'Tbs' || trimmed === 'TB') return 'tbsp';
   if (trimmed === 't') return 'tsp';
-  const key = trimmed.toLowerCase().replace(/\s+/g, ' ');
+  const key = trimmed
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
   if (CANONICAL.has(key)) return key;
   const synonym = SYNONYMS[key];
   if (synonym) return synonym;

@@ -272,3 +272,23 @@ describe('the shared public-domain recipe folder', () => {
     },
   );
 });
+
+const WEB_PAGES = path.resolve(import.meta.dirname, '../../../../shared/data/recipes-web/pages');
+
+describe('recipe pages from 120 sites in many languages (../shared/data/recipes-web)', () => {
+  it.skipIf(!existsSync(WEB_PAGES))(
+    'match at least 90% of the lines with a quantity, and 85% in each language with 20 or more',
+    async () => {
+      const report = await importRecipes(WEB_PAGES, parseOnly);
+      const rate = (m: number, n: number) => (n === 0 ? 1 : m / n);
+      expect(rate(report.matchedWithQuantity, report.linesWithQuantity)).toBeGreaterThanOrEqual(0.9);
+      const languages = [...report.languages.entries()].filter(([, t]) => t.linesWithQuantity >= 20);
+      expect(languages.map(([l]) => l)).toEqual(expect.arrayContaining(['en', 'fr', 'de']));
+      for (const [language, t] of languages)
+        expect(rate(t.matchedWithQuantity, t.linesWithQuantity), language).toBeGreaterThanOrEqual(0.85);
+      const structured = report.pages.filter((p) => p.status !== 'no-structured-data');
+      const read = structured.filter((p) => p.status === 'read');
+      expect(read.length / structured.length).toBeGreaterThanOrEqual(0.97);
+    },
+  );
+});
