@@ -314,6 +314,16 @@ describe('rate limits that cannot be dodged', () => {
     expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
     expect(() => parseConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
   });
+
+  it('allows recipe imports from non-public networks only when told, and checks the list at start', () => {
+    expect(parseConfig({}).recipeImport.allowedNetworks).toEqual([]);
+    expect(
+      parseConfig({ RECIPE_IMPORT_ALLOWED_NETWORKS: '10.1.2.0/24, fd00::/8' }).recipeImport.allowedNetworks,
+    ).toEqual(['10.1.2.0/24', 'fd00::/8']);
+    expect(() => parseConfig({ RECIPE_IMPORT_ALLOWED_NETWORKS: '10.1.2.3' })).toThrow(
+      /RECIPE_IMPORT_ALLOWED_NETWORKS/,
+    );
+  });
 });
 
 describe('deny by default', () => {

@@ -26,6 +26,9 @@ import { IngredientsService } from './ingredients/service.ts';
 import { PreferencesRepository } from './preferences/repository.ts';
 import { preferencesRoutes } from './preferences/routes.ts';
 import { PreferencesService } from './preferences/service.ts';
+import { fetchPublicPage } from '../platform/net/public-fetch.ts';
+import { recipeImportRoutes } from './recipe-import/routes.ts';
+import { RecipeImportService } from './recipe-import/service.ts';
 import { RecipesRepository } from './recipes/repository.ts';
 import { recipesRoutes } from './recipes/routes.ts';
 import { RecipesService } from './recipes/service.ts';
@@ -53,6 +56,8 @@ import type { PricingService } from './stores/pricing.ts';
 import { storesRoutes } from './stores/routes.ts';
 import type { StoresService } from './stores/service.ts';
 
+const SERVICE_VERSION = '0.1';
+
 /** What every module is built from. */
 export interface PlatformDeps {
   config: Config;
@@ -77,6 +82,7 @@ export interface Services {
   devices: DevicesService;
   ingredients: IngredientsService;
   recipes: RecipesService;
+  recipeImport: RecipeImportService;
   pantry: PantryService;
   mealPlans: MealPlansService;
   shopping: ShoppingService;
@@ -184,6 +190,20 @@ export function createServices(deps: PlatformDeps): Services {
     usage: llmUsage,
   });
   const storesModule = createStoresModule(deps, { shopping, ingredients, llm });
+  const importLimits = deps.config.recipeImport;
+  const recipeImport = new RecipeImportService({
+    recipes,
+    ingredients,
+    fetchPage: (url) =>
+      fetchPublicPage(url, {
+        maxBytes: importLimits.maxBytes,
+        timeoutMs: importLimits.timeoutMs,
+        maxRedirects: 5,
+        userAgent: `mise-recipe-import/${SERVICE_VERSION} (recipe import on a user's request)`,
+        accept: ['text/html', 'application/xhtml+xml', 'application/ld+json', 'application/json'],
+        allowedNetworks: importLimits.allowedNetworks,
+      }),
+  });
   return {
     stores: storesModule.stores,
     pricing: storesModule.pricing,
@@ -194,6 +214,7 @@ export function createServices(deps: PlatformDeps): Services {
     devices,
     ingredients,
     recipes,
+    recipeImport,
     pantry,
     mealPlans,
     shopping,
@@ -222,6 +243,7 @@ export async function registerModuleRoutes(
   await app.register(preferencesRoutes, { preferences: services.preferences });
   await app.register(devicesRoutes, { devices: services.devices });
   await app.register(ingredientsRoutes, { ingredients: services.ingredients });
+  await app.register(recipeImportRoutes, { recipeImport: services.recipeImport });
   await app.register(recipesRoutes, { recipes: services.recipes });
   await app.register(pantryRoutes, { pantry: services.pantry });
   await app.register(shoppingRoutes, { shopping: services.shopping });

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 
@@ -65,6 +66,15 @@ const envSchema = z.object({
   FLYER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+  RECIPE_IMPORT_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.split(',').every((c) => !c.trim() || ipaddr.isValidCIDR(c.trim())),
+      'must be a comma-separated list of CIDR networks (10.1.2.0/24, fd00::/8)',
+    ),
+  RECIPE_IMPORT_MAX_BYTES: positiveInt.default(5_000_000),
+  RECIPE_IMPORT_TIMEOUT_MS: positiveInt.default(10_000),
   RUN_WORKERS: booleanFromEnv.default(true),
   SEED_CATALOG: booleanFromEnv.default(true),
 });
@@ -119,6 +129,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** PostgreSQL statement_timeout of the service's connections; 0 = none. Not enforced by PGlite. */
   dbStatementTimeoutMs: number;
+  /** Recipe import by URL: how much and how long a page fetch may take; non-public networks allowed. */
+  recipeImport: { allowedNetworks: string[]; maxBytes: number; timeoutMs: number };
   runWorkers: boolean;
   seedCatalog: boolean;
 }
@@ -196,6 +208,13 @@ export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
       modelCallsPaid: e.MODEL_CALLS_PER_DAY_PAID,
     },
     candidateMinConfidence: e.CANDIDATE_MIN_CONFIDENCE,
+    recipeImport: {
+      allowedNetworks: e.RECIPE_IMPORT_ALLOWED_NETWORKS.split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+      maxBytes: e.RECIPE_IMPORT_MAX_BYTES,
+      timeoutMs: e.RECIPE_IMPORT_TIMEOUT_MS,
+    },
     flyerLimits: {
       maxPages: e.FLYER_MAX_PAGES,
       maxImagePixels: e.FLYER_MAX_IMAGE_PIXELS,

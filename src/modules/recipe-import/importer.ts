@@ -120,14 +120,14 @@ const CUISINES = new Set(
   ).split(/\s+/),
 );
 
-function cuisineOf(source: SourceRecipe): string {
+export function cuisineOf(source: SourceRecipe): string {
   if (source.cuisine) return source.cuisine.slice(0, 50);
   const tag = source.tags.find((t) => CUISINES.has(t));
   if (tag === 'english') return 'british';
   return tag ?? 'international';
 }
 
-function mealTypesOf(tags: readonly string[]): RecipeSeed['meal_types'] {
+export function mealTypesOf(tags: readonly string[]): RecipeSeed['meal_types'] {
   const out = new Set<RecipeSeed['meal_types'][number]>();
   for (const tag of tags) {
     if (/breakfast|brunch/.test(tag)) out.add('breakfast');
@@ -138,13 +138,13 @@ function mealTypesOf(tags: readonly string[]): RecipeSeed['meal_types'] {
   return out.size > 0 ? [...out] : ['lunch', 'dinner'];
 }
 
-function difficultyOf(totalMinutes: number, ingredientCount: number): RecipeSeed['difficulty'] {
+export function difficultyOf(totalMinutes: number, ingredientCount: number): RecipeSeed['difficulty'] {
   if (totalMinutes <= 30 && ingredientCount <= 8) return 'easy';
   if (totalMinutes > 120 || ingredientCount > 15) return 'hard';
   return 'medium';
 }
 
-function nominalAmount(parsed: ParsedIngredientLine): { quantity: number; unit: string } {
+export function nominalAmount(parsed: ParsedIngredientLine): { quantity: number; unit: string } {
   const info = parsed.ingredient!;
   if (info.category === 'spices & condiments') return { quantity: 1, unit: 'pinch' };
   if (info.defaultUnit === 'piece' && info.pieceGrams) return { quantity: 1, unit: 'piece' };
