@@ -249,6 +249,21 @@ describe('parseIngredientLine: the languages of our users', () => {
     ['2 colheres (sopa) de azeite', 2, 'tbsp', 'olive oil'],
     ['1 pitada | pitadas de pimenta-do-reino', 1, 'pinch', 'black pepper'],
     ['3 ovos', 3, 'piece', 'egg'],
+    // forms seen on sites outside the shared set
+    ['1 EL Raffinade-Zucker', 1, 'tbsp', 'sugar'],
+    ['1 EL Sonnenblumen-Margarine', 1, 'tbsp', 'margarine'],
+    ['1 TL Kokosöl', 1, 'tsp', 'coconut oil'],
+    ['150 ml Mandeldrink', 150, 'ml', 'almond milk'],
+    ['1 kl. Bund Schnittlauch', 1, 'bunch', 'chives'],
+    ['2 Gewürzgurke(n)', 2, 'piece', 'dill pickles'],
+    ['400 gr pompoenblokjes', 400, 'g', 'pumpkin'],
+    ['295 g semi-zongedroogde tomaten', 295, 'g', 'sun-dried tomatoes'],
+    ['125 gr zelfrijzend bakmeel', 125, 'g', 'self-raising flour'],
+    ['⅓ de xícara (chá) de arroz', 1 / 3, 'cup', 'white rice'],
+    ['1 colher de chá de sumo de limão', 1, 'tsp', 'lemon juice'],
+    ['2 di tuorli', 2, 'piece', 'egg yolk'],
+    ['1 cucchiaino di essenza di vaniglia', 1, 'tsp', 'vanilla extract'],
+    ['1 pincée(s) Sel', 1, 'pinch', 'salt'],
   ])('%s → %d %s %s', (line, quantity, unit, ingredient) => {
     const p = parse(line);
     expect(p.ingredient).toBe(ingredient);

@@ -294,6 +294,15 @@ function parseAmount(line: string): Amount {
     size = sizeOf(early[0].trim());
     if (size) rest = rest.slice(early[0].length);
   }
+  // "⅓ de xícara (chá) de arroz": "of" between the number and the unit.
+  const of = OF.exec(rest);
+  if (of && takeUnit(rest.slice(of[0].length))) rest = rest.slice(of[0].length);
+  // "1 kl. Bund Petersilie", "1 große Dose": a size before the unit.
+  const sized =
+    /^(?:kl\.|gr\.|kleine[rs]?|große[rs]?|grosse[rs]?|petite?s?|grande?s?|pequeñ[oa]s?|piccol[oa])\s+(?=\S)/i.exec(
+      rest,
+    );
+  if (sized && takeUnit(rest.slice(sized[0].length))) rest = rest.slice(sized[0].length);
   let u = takeUnit(rest);
   // "8 cloves" with nothing after: the measure word is the ingredient (the spice).
   if (u && !u.rest.trim() && unitKind(u.unit) === 'measure') u = undefined;
@@ -394,14 +403,17 @@ export function matchIngredient(phrase: string, names: NameIndex): IngredientInf
       .filter(Boolean)
       .slice(0, MAX_NAME_WORDS);
     const kept = words.filter((w) => !PREPARATION.has(w));
-    const longest = Math.max(words.length, kept.length);
+    // "Raffinade-Zucker", "semi-zongedroogde tomaten": the parts of a hyphenated word, last.
+    const parts = words.some((w) => w.includes('-')) ? kept.flatMap((w) => w.split('-')).filter(Boolean) : [];
+    const longest = Math.max(words.length, kept.length, parts.length);
     // "yogurt al limone", "poivron de couleur rouge": a Romance name puts its head first.
     const headFirst = words.some((w) => CONNECTORS.has(w));
     const all = spans(words, headFirst);
     const trimmed = spans(kept, headFirst);
+    const split = spans(parts, headFirst);
     for (let len = longest; len >= 1; len -= 1) {
       const ofLength = (list: string[]) => list.filter((s) => s.split(' ').length === len);
-      for (const candidate of [...ofLength(all), ...ofLength(trimmed)]) {
+      for (const candidate of [...ofLength(all), ...ofLength(trimmed), ...ofLength(split)]) {
         if (len === 1 && PREPARATION.has(candidate)) continue;
         const hit = names.resolve(candidate);
         if (hit) return hit;

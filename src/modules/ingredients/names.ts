@@ -82,6 +82,10 @@ const wordsOf = (text: string) =>
     .filter(Boolean)
     .map(wordStem);
 
+/** A compound's head that only says how the food is cut ("Pompoenblokjes", "Apfelscheiben"). */
+const SHAPE_HEAD =
+  /(?<=.{4})(?:blokjes|stukjes|plakjes|reepjes|schijfjes|wurfel|stucke|stuckchen|scheiben|streifen|ringe)$/;
+
 /** Name and alias lookup over a set of ingredients. A name beats an alias; the lower id wins ties. */
 export class NameIndex {
   readonly #byName = new Map<string, IngredientInfo>();
@@ -132,8 +136,14 @@ export class NameIndex {
    * letters, after a modifier of at least three.
    */
   compoundHead(word: string): IngredientInfo | undefined {
-    const key = normalizeName(word);
-    if (key.includes(' ') || key.length < 7) return undefined;
+    const key = normalizeName(word).replace(SHAPE_HEAD, '');
+    if (key.includes(' ') || key.length < 4) return undefined;
+    const whole =
+      this.exact(key) ??
+      numberVariants(key)
+        .map((v) => this.exact(v))
+        .find(Boolean);
+    if (whole) return whole;
     for (let start = 3; start <= key.length - 4; start += 1) {
       const head = key.slice(start);
       const forms = [head, ...numberVariants(head)].filter((f) => f.length >= 4);

@@ -35,7 +35,7 @@ const GERMAN_PAGE = `<!doctype html><html lang="de"><head><title>Kartoffelsuppe<
         '2 EL Butter',
         '1 Prise Salz',
         'Pfeffer aus der Mühle',
-        '1 Bund Majoran-Blüten vom Markt',
+        '1 Handvoll Gänseblümchen vom Markt',
       ],
       recipeInstructions: [
         {
@@ -175,7 +175,7 @@ describe('POST /api/recipes/import', () => {
       quantity: 1,
       unit: 'kg',
     });
-    expect(res.body.unmatched).toEqual(['1 Bund Majoran-Blüten vom Markt']);
+    expect(res.body.unmatched).toEqual(['1 Handvoll Gänseblümchen vom Markt']);
     expect(res.body.steps.map((s: { instruction: string }) => s.instruction)).toEqual([
       'Kartoffeln schälen und würfeln.',
       'Lauch und Zwiebel in Butter anschwitzen, Brühe und Kartoffeln dazugeben.',
