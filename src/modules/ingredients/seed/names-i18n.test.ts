@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { normalizeName } from '../names.ts';
 import { INGREDIENTS } from './ingredients.ts';
 import { INGREDIENT_NAMES_I18N, translatedNames } from './names-i18n.ts';
+import { INGREDIENT_NAMES_MORE } from './names-more.ts';
 
 describe('ingredient names in other languages', () => {
   it('name reference ingredients that exist, in every language', () => {
     const names = new Set(INGREDIENTS.map((i) => i.name));
-    for (const [name, ...cells] of INGREDIENT_NAMES_I18N) {
+    for (const [name, ...cells] of [...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE]) {
       expect(names, name).toContain(name);
       expect(cells.every((c) => c.trim().length > 0), name).toBe(true);
     }
@@ -19,7 +20,7 @@ describe('ingredient names in other languages', () => {
       for (const n of [i.name, ...i.aliases]) if (!english.has(normalizeName(n))) english.set(normalizeName(n), i.name);
     const taken = new Map<string, string>();
     const clashes: string[] = [];
-    for (const [name] of INGREDIENT_NAMES_I18N) {
+    for (const name of new Set([...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE].map(([n]) => n))) {
       for (const alias of translatedNames(name)) {
         const key = normalizeName(alias);
         const other = english.get(key) ?? taken.get(key);

@@ -1,3 +1,5 @@
+import { INGREDIENT_NAMES_MORE } from './names-more.ts';
+
 /**
  * Names of reference ingredients in German, Dutch, French, Spanish, Italian and Portuguese, merged
  * into their aliases. Written and reviewed here (no third-party data): the everyday word a recipe
@@ -191,7 +193,7 @@ export const INGREDIENT_NAMES_I18N: readonly Row[] = [
   ['mayonnaise', 'mayonnaise', 'mayonaise', 'mayonnaise', 'mayonesa', 'maionese', 'maionese'],
   ['ketchup', 'ketchup', 'ketchup, tomatenketchup', 'ketchup', 'kétchup', 'ketchup', 'ketchup'],
   ['pesto', 'pesto', 'pesto', 'pesto', 'pesto', 'pesto', 'pesto'],
-  ['honey', 'honig', 'honing', 'miel', 'miel', 'miele, miele millefiori', 'mel'],
+  ['honey', 'honig', 'honing', 'miel', 'miel', 'miele, miele millefiori', 'mel de abelha'],
   ['jam', 'marmelade, konfitüre', 'jam', 'confiture', 'mermelada', 'marmellata, confettura', 'geleia, doce de fruta'],
   ['chicken stock', 'hühnerbrühe, geflügelbrühe, hühnerfond, geflügelfond', 'kippenbouillon', 'bouillon de volaille, bouillon de poulet, fond de volaille', 'caldo de pollo, caldo de ave', 'brodo di pollo', 'caldo de galinha'],
   ['beef stock', 'rinderbrühe, fleischbrühe, rinderfond', 'runderbouillon', 'bouillon de bœuf, fond de veau', 'caldo de carne, caldo de ternera', 'brodo di carne, brodo di manzo', 'caldo de carne'],
@@ -260,7 +262,7 @@ export const INGREDIENT_NAMES_I18N: readonly Row[] = [
 export const I18N_LANGUAGES = ['de', 'nl', 'fr', 'es', 'it', 'pt'] as const;
 
 const byName = new Map<string, string[]>();
-for (const [name, ...cells] of INGREDIENT_NAMES_I18N) {
+for (const [name, ...cells] of [...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE]) {
   const names = cells.flatMap((cell) => cell.split(',')).map((n) => n.trim().toLowerCase().replace(/’/g, "'"));
   byName.set(name, [...(byName.get(name) ?? []), ...names.filter(Boolean)]);
 }
