@@ -22,6 +22,15 @@ describe('ingredient search', () => {
     expect(names('JALAPEÑO').some((n) => n.includes('jalape'))).toBe(true);
   });
 
+  it('finds ingredients by their names in other languages', () => {
+    expect(names('Zwiebel')[0]).toBe('onion');
+    expect(names('knoflook')[0]).toBe('garlic');
+    expect(names('farine')[0]).toBe('all-purpose flour');
+    expect(names('mantequilla')[0]).toBe('butter');
+    expect(names('pomodoro')[0]).toBe('tomato');
+    expect(names('açúcar')[0]).toBe('sugar');
+  });
+
   it('finds nothing for unrelated text; wildcards are literal', () => {
     expect(searchIngredients(index, 'zzqqxx', 20, 0)).toEqual({ items: [], total: 0 });
     expect(
