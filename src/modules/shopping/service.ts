@@ -136,6 +136,16 @@ export class ShoppingService {
       if (changes.unit !== undefined) {
         const ingredient = await this.#ingredient(current.ingredient_id);
         values.unit = measurableUnit(changes.unit, ingredient);
+        // A new unit alone restates the same amount (500 g → 0.5 kg), never relabels the number.
+        if (values.quantity === undefined && values.unit !== current.unit) {
+          const converted = convertFor(current.quantity, current.unit, values.unit, ingredient);
+          if (converted === undefined)
+            throw invalidField(
+              'unit',
+              `${current.unit} of ${ingredient.name} cannot be converted to ${values.unit}; send a quantity with the new unit`,
+            );
+          values.quantity = roundQuantity(converted);
+        }
         await convertShares(repo, current, values.unit, ingredient);
       }
       return repo.update(userId, id, values);

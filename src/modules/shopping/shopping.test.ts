@@ -120,6 +120,25 @@ describe('shopping list items', () => {
     expectProblem(await put({ is_checked: 'yes' }), 400, 'validation_error');
   });
 
+  it('a new unit alone converts the quantity (500 g stays 500 g as 0.5 kg), 400 when it cannot', async () => {
+    const user = await createUser(ctx);
+    const rice = (await add(user, { ingredient_id: ING.rice, quantity: 500, unit: 'g' })).body;
+    const put = (id: string, body: unknown) =>
+      api('PUT', `/api/shopping-list/${id}`, { token: user.token, body });
+    expect((await put(rice.id, { unit: 'kg' })).body).toMatchObject({ quantity: 0.5, unit: 'kg' });
+    // Across weight and volume through the density (rice 0.78 g/ml): 0.5 kg = 641 ml.
+    expect((await put(rice.id, { unit: 'ml' })).body.quantity).toBeCloseTo(641, 0);
+    // A quantity sent with the unit is taken as written.
+    expect((await put(rice.id, { quantity: 2, unit: 'kg' })).body).toMatchObject({ quantity: 2, unit: 'kg' });
+    const chicken = (await add(user, { ingredient_id: ING.chicken, quantity: 300, unit: 'g' })).body;
+    const refused = expectProblem(await put(chicken.id, { unit: 'ml' }), 400, 'validation_error');
+    expect(refused.errors).toEqual([expect.objectContaining({ field: 'unit' })]);
+    expect((await list(user)).items.find((i: { id: string }) => i.id === chicken.id)).toMatchObject({
+      quantity: 300,
+      unit: 'g',
+    });
+  });
+
   it.each([
     [{ ingredient_id: 999_999, quantity: 1, unit: 'g' }, 'ingredient_id'],
     [{ ingredient_id: ING.chicken, quantity: 1, unit: 'cup' }, 'unit'],
