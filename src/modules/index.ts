@@ -124,7 +124,13 @@ export function createServices(deps: PlatformDeps): Services {
     now: deps.now,
   });
   const pantry = new PantryService(new PantryRepository(deps.db), ingredients, recipes, deps.now);
-  const mealPlans = new MealPlansService(new MealPlansRepository(deps.db), recipes, accounts, deps.now);
+  const mealPlans = new MealPlansService(new MealPlansRepository(deps.db), recipes, accounts, deps.now, {
+    // Completing a slot cooks its recipe the way POST /api/recipes/:id/cook does.
+    cook: async (recipeId, user, servings) => {
+      const outcome = await recipes.cook(recipeId, user, servings);
+      return { cookedAt: outcome.cookedAt, deducted: outcome.deducted, missing: outcome.missing };
+    },
+  });
   const shopping = new ShoppingService(
     new ShoppingRepository(deps.db),
     ingredients,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
 import { client, expectProblem, type Api } from '../../../test/support/http.ts';
-import { createPlan, ING, mondayIn } from '../../../test/support/kitchen.ts';
+import { addStock, createPlan, dayFromToday, ING, mondayIn } from '../../../test/support/kitchen.ts';
 import { createRecipe, ensureIngredients } from '../../../test/support/recipes.ts';
 import { addDays } from '../pantry/dates.ts';
 
@@ -166,6 +166,7 @@ describe('meal plans', () => {
       recipe_title: 'Second',
       servings: 5,
       is_completed: true,
+      cooking: expect.objectContaining({ deducted: [], missing: expect.any(Array) }),
     });
 
     // flex_type on a slot that is not flex: 400; becoming flex in the same request: fine
@@ -449,5 +450,92 @@ describe('MealPlansService methods used by plan generation and the assistant', (
     await expect(s.replacePlan(user.user.id, addDays(week, 2), [], { replace: true })).rejects.toMatchObject({
       status: 400,
     });
+  });
+});
+
+describe('completing a slot is cooking it', () => {
+  it('deducts the pantry at the slot’s servings (soonest expiry first), adds history and learns, exactly once', async () => {
+    const user = await createUser(ctx);
+    // 200 g flour and 2 eggs for 2 servings; the slot cooks 4 servings.
+    const recipe = await createRecipe(ctx, user, {
+      title: 'Pancakes',
+      servings: 2,
+      cuisine: 'french',
+      ingredients: [
+        { ingredient_id: ING.flour, quantity: 200, unit: 'g' },
+        { ingredient_id: ING.egg, quantity: 2, unit: 'piece' },
+        { ingredient_id: ING.milk, quantity: 300, unit: 'ml' },
+      ],
+    });
+    const later = await addStock(ctx, user, {
+      ingredientId: ING.flour,
+      quantity: 1,
+      unit: 'kg',
+      expiryDate: dayFromToday(30),
+    });
+    const sooner = await addStock(ctx, user, {
+      ingredientId: ING.flour,
+      quantity: 300,
+      unit: 'g',
+      expiryDate: dayFromToday(2),
+    });
+    await addStock(ctx, user, { ingredientId: ING.egg, quantity: 3, unit: 'piece' });
+    const before = (await api('GET', '/api/me/preferences', { token: user.token })).body;
+    const plan = await createPlan(ctx, user, mondayIn(0), [
+      { day: 2, mealType: 'dinner', recipeId: recipe.id, servings: 4 },
+    ]);
+    const slotId = plan.slots[0]!.id;
+
+    const done = await putSlot(user, plan.id, slotId, { is_completed: true });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      is_completed: true,
+      cooking: { cooked_at: expect.stringMatching(ISO_TS) },
+    });
+    expect(done.body.cooking.deducted).toEqual([
+      { ingredient_id: ING.flour, name: expect.any(String), quantity: 400, unit: 'g' },
+      { ingredient_id: ING.egg, name: expect.any(String), quantity: 3, unit: 'piece' },
+    ]);
+    expect(done.body.cooking.missing).toEqual([
+      { ingredient_id: ING.egg, name: expect.any(String), quantity: 1, unit: 'piece' },
+      { ingredient_id: ING.milk, name: expect.any(String), quantity: 600, unit: 'ml' },
+    ]);
+    const pantry = async () =>
+      (await api('GET', '/api/inventory', { token: user.token })).body.items as any[];
+    const afterCooking = await pantry();
+    // The 300 g that expires first went first, then 100 g of the later bag; the eggs are gone.
+    expect(afterCooking.find((i) => i.id === sooner.id)).toBeUndefined();
+    expect(afterCooking.find((i) => i.id === later.id)).toMatchObject({ quantity: 0.9, unit: 'kg' });
+    expect(afterCooking.some((i) => i.ingredient_id === ING.egg)).toBe(false);
+    const history = (await api('GET', '/api/me/history', { token: user.token })).body;
+    expect(history.items).toEqual([expect.objectContaining({ recipe_id: recipe.id, servings: 4 })]);
+    const after = (await api('GET', '/api/me/preferences', { token: user.token })).body;
+    expect(after).not.toEqual(before);
+
+    // Un-completing and completing again cooks nothing more.
+    expect((await putSlot(user, plan.id, slotId, { is_completed: false })).body.cooking).toBeNull();
+    expect((await putSlot(user, plan.id, slotId, { is_completed: true })).body.cooking).toBeNull();
+    expect(await pantry()).toEqual(afterCooking);
+    expect((await api('GET', '/api/me/history', { token: user.token })).body.total).toBe(1);
+  });
+
+  it('the assistant’s mark_meal_completed cooks the same way, once', async () => {
+    const user = await createUser(ctx);
+    const recipe = await createRecipe(ctx, user, {
+      servings: 1,
+      ingredients: [{ ingredient_id: ING.rice, quantity: 100, unit: 'g' }],
+    });
+    await addStock(ctx, user, { ingredientId: ING.rice, quantity: 1, unit: 'kg' });
+    const plan = await createPlan(ctx, user, mondayIn(0), [
+      { day: 1, mealType: 'lunch', recipeId: recipe.id, servings: 2 },
+    ]);
+    const first = await ctx.services.mealPlans.markCompleted(user.user.id, plan.id, 1, 'lunch');
+    expect(first[0]!.cooking?.deducted).toEqual([
+      expect.objectContaining({ ingredientId: ING.rice, quantity: 200 }),
+    ]);
+    const again = await ctx.services.mealPlans.markCompleted(user.user.id, plan.id, 1, 'lunch');
+    expect(again[0]!.cooking).toBeNull();
+    const items = (await api('GET', '/api/inventory', { token: user.token })).body.items as any[];
+    expect(items.find((i) => i.ingredient_id === ING.rice)).toMatchObject({ quantity: 0.8, unit: 'kg' });
   });
 });

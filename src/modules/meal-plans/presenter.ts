@@ -1,6 +1,7 @@
 import type { WeekNutrition } from './nutrition.ts';
 import type { MealPlanDetail, SlotBody } from './schemas.ts';
-import type { PlanDetail, PlanSummary, Slot } from './service.ts';
+import type { DeductedAmount } from '../pantry/contract.ts';
+import type { PlanDetail, PlanSummary, Slot, SlotWithCooking } from './service.ts';
 
 export function presentSlot(slot: Slot): SlotBody {
   return {
@@ -13,6 +14,26 @@ export function presentSlot(slot: Slot): SlotBody {
     is_flex: slot.isFlex,
     flex_type: slot.flexType,
     is_completed: slot.isCompleted,
+  };
+}
+
+const presentAmount = (a: DeductedAmount) => ({
+  ingredient_id: a.ingredientId,
+  name: a.name,
+  quantity: Math.round(a.quantity * 1000) / 1000,
+  unit: a.unit,
+});
+
+export function presentUpdatedSlot(slot: SlotWithCooking) {
+  return {
+    ...presentSlot(slot),
+    cooking: slot.cooking
+      ? {
+          cooked_at: slot.cooking.cookedAt.toISOString(),
+          deducted: slot.cooking.deducted.map(presentAmount),
+          missing: slot.cooking.missing.map(presentAmount),
+        }
+      : null,
   };
 }
 

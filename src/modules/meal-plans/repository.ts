@@ -19,6 +19,7 @@ export interface SlotChanges {
   is_flex?: boolean | undefined;
   flex_type?: FlexType | null | undefined;
   is_completed?: boolean | undefined;
+  cooked_at?: Date | null | undefined;
 }
 
 export interface PlanSummaryRow extends MealPlanRow {
@@ -159,14 +160,16 @@ export class MealPlansRepository {
     return Number(result.numDeletedRows);
   }
 
-  markCompleted(planId: string, day: number, mealType: MealType): Promise<SlotRow[]> {
+  /** The slots of one day and meal, in the order they were added. */
+  slotsAt(planId: string, day: number, mealType: MealType): Promise<SlotRow[]> {
     return this.#db
-      .updateTable('meal_plan_slots')
-      .set({ is_completed: true })
+      .selectFrom('meal_plan_slots')
+      .selectAll()
       .where('plan_id', '=', planId)
       .where('day', '=', day)
       .where('meal_type', '=', mealType)
-      .returningAll()
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 

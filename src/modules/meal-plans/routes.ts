@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { callerOf, type Principal } from '../../platform/http/auth.ts';
 import { IdParams } from '../../platform/http/ids.ts';
 import type { Viewer } from '../recipes/contract.ts';
-import { presentNutrition, presentPlanDetail, presentPlanSummary, presentSlot } from './presenter.ts';
+import {
+  presentNutrition,
+  presentPlanDetail,
+  presentPlanSummary,
+  presentSlot,
+  presentUpdatedSlot,
+} from './presenter.ts';
 import {
   CreateMealPlanBody,
   CreateSlotBody,
@@ -14,6 +20,7 @@ import {
   NutritionSchema,
   SlotParams,
   SlotSchema,
+  UpdatedSlotSchema,
   UpdateSlotBody,
 } from './schemas.ts';
 import type { MealPlansService } from './service.ts';
@@ -111,10 +118,13 @@ export async function mealPlanRoutes(
       summary: 'Change a slot (all fields optional)',
       description:
         'flex_type may only be set when is_flex is or becomes true (400 otherwise); is_flex false ' +
-        'clears flex_type. A new recipe_id renews recipe_title (400 on recipe_id when not visible).',
+        'clears flex_type. A new recipe_id renews recipe_title (400 on recipe_id when not visible). ' +
+        'Completing a slot (is_completed true) counts as cooking its recipe at the slot’s servings, once per ' +
+        'slot: the pantry is deducted (soonest expiry first), the cooking history and taste weights learn; ' +
+        '`cooking` tells what was taken and what was missing. Un-completing and completing again cooks nothing.',
       params: SlotParams,
       body: UpdateSlotBody,
-      response: { 200: SlotSchema },
+      response: { 200: UpdatedSlotSchema },
     },
     handler: async (request) => {
       const b = request.body;
@@ -130,7 +140,7 @@ export async function mealPlanRoutes(
           isCompleted: b.is_completed,
         },
       );
-      return presentSlot(slot);
+      return presentUpdatedSlot(slot);
     },
   });
 

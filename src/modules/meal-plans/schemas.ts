@@ -25,6 +25,27 @@ export const SlotSchema = z
   .meta({ id: 'MealPlanSlot' });
 export type SlotBody = z.infer<typeof SlotSchema>;
 
+const CookedAmount = z.object({
+  ingredient_id: z.number().int(),
+  name: z.string(),
+  quantity: z.number(),
+  unit: z.string(),
+});
+
+/** PUT …/slots/:slotId: the slot, and what completing it cooked (null when this change cooked nothing). */
+export const UpdatedSlotSchema = SlotSchema.extend({
+  cooking: z
+    .object({
+      cooked_at: z.string(),
+      deducted: z.array(CookedAmount).describe('taken from the pantry, soonest expiry first'),
+      missing: z.array(CookedAmount).describe('what the pantry lacked'),
+    })
+    .nullable()
+    .describe(
+      'set when this change completed the slot and cooked its recipe at the slot’s servings (once per slot)',
+    ),
+}).meta({ id: 'UpdatedMealPlanSlot' });
+
 export const MealPlanDetailSchema = z
   .object({ id: z.uuid(), week_start: z.string(), slots: z.array(SlotSchema) })
   .meta({ id: 'MealPlan' });

@@ -1,6 +1,7 @@
 import { conflict, invalidField, notFound } from '../../platform/errors.ts';
 import { isUuid } from '../../platform/http/ids.ts';
 import { isRealDate } from '../pantry/dates.ts';
+import type { DeductedAmount } from '../pantry/contract.ts';
 import type { MealType, RecipeCatalog, RecipeForUse, Viewer } from '../recipes/contract.ts';
 import { summarizeNutrition, type WeekNutrition } from './nutrition.ts';
 import type { MealPlansRepository, NewSlot, SlotChanges } from './repository.ts';
@@ -17,6 +18,23 @@ export interface Slot {
   isFlex: boolean;
   flexType: FlexType | null;
   isCompleted: boolean;
+}
+
+/** What completing a slot did: its recipe cooked at the slot's servings. */
+export interface SlotCooking {
+  cookedAt: Date;
+  deducted: DeductedAmount[];
+  missing: DeductedAmount[];
+}
+
+export interface SlotWithCooking extends Slot {
+  /** Set when this change cooked the slot's recipe; null when it did not (already cooked, no recipe). */
+  cooking: SlotCooking | null;
+}
+
+/** Cooking a recipe as POST /api/recipes/:id/cook does (pantry, history, taste), in the caller's unit of work. */
+export interface Kitchen {
+  cook(recipeId: string, user: Viewer, servings: number): Promise<SlotCooking>;
 }
 
 export interface PlanDetail {
@@ -65,17 +83,20 @@ export class MealPlansService {
   readonly #recipes: RecipeCatalog;
   readonly #accounts: HouseholdSource;
   readonly #now: () => Date;
+  readonly #kitchen: Kitchen | undefined;
 
   constructor(
     repo: MealPlansRepository,
     recipes: RecipeCatalog,
     accounts: HouseholdSource,
     now: () => Date = () => new Date(),
+    kitchen?: Kitchen,
   ) {
     this.#repo = repo;
     this.#recipes = recipes;
     this.#accounts = accounts;
     this.#now = now;
+    this.#kitchen = kitchen;
   }
 
   /** The Monday (UTC, `YYYY-MM-DD`) of the week `now` falls in. */
@@ -162,8 +183,14 @@ export class MealPlansService {
    * PUT /api/meal-plans/:id/slots/:slotId. flex_type may only be set on a flex slot (one that is or
    * becomes is_flex); turning is_flex off clears flex_type. A new recipe_id renews recipe_title.
    */
-  async updateSlot(actor: Actor, planId: string, slotId: string, changes: SlotUpdate): Promise<Slot> {
+  async updateSlot(
+    actor: Actor,
+    planId: string,
+    slotId: string,
+    changes: SlotUpdate,
+  ): Promise<SlotWithCooking> {
     const viewer = viewerOf(actor);
+    let cooking: SlotCooking | null = null;
     // One transaction with the plan locked: the slot read, the checks on it and the write see one
     // state (a concurrent update or a deleted plan cannot slip in between).
     const row = await this.#repo.transaction(async (repo) => {
@@ -187,11 +214,28 @@ export class MealPlansService {
         const recipe = changes.recipeId === null ? null : await this.#visibleRecipe(viewer, changes.recipeId);
         values.recipe_id = recipe?.id ?? null;
         values.recipe_title = recipe?.title ?? null;
+        // Another recipe is another meal: completing the slot will cook that one.
+        if (values.recipe_id !== current.recipe_id) values.cooked_at = null;
+      }
+      const after = { ...current, ...definedOnly(values) } as SlotRow;
+      if (changes.isCompleted === true && after.cooked_at === null && after.recipe_id !== null) {
+        cooking = await this.#cook(viewer, after.recipe_id, after.servings);
+        if (cooking) values.cooked_at = cooking.cookedAt;
       }
       return repo.updateSlot(plan.id, current.id, values);
     });
     if (!row) throw notFound('Meal plan slot');
-    return toSlot(row);
+    return { ...toSlot(row), cooking };
+  }
+
+  /**
+   * Completing a slot counts as cooking its recipe at the slot's servings: pantry deduction,
+   * history, taste learning. A recipe the user can no longer see completes without cooking.
+   */
+  async #cook(viewer: Viewer, recipeId: string, servings: number): Promise<SlotCooking | null> {
+    if (!this.#kitchen) return null;
+    if (!(await this.#recipes.getVisible(recipeId, viewer))) return null;
+    return this.#kitchen.cook(recipeId, viewer, servings);
   }
 
   async deleteSlot(userId: string, planId: string, slotId: string): Promise<void> {
@@ -199,12 +243,37 @@ export class MealPlansService {
     if (!isUuid(slotId) || !(await this.#repo.deleteSlot(plan.id, slotId))) throw notFound('Meal plan slot');
   }
 
-  /** Marks the slots of that day and meal cooked; 404 when the plan has none there. */
-  async markCompleted(userId: string, planId: string, day: number, mealType: MealType): Promise<Slot[]> {
-    const plan = await this.#plan(userId, planId);
-    const rows = await this.#repo.markCompleted(plan.id, checkDay(day), mealType);
-    if (rows.length === 0) throw notFound('Meal plan slot');
-    return sortSlots(rows.map(toSlot));
+  /**
+   * Marks the slots of that day and meal completed (the assistant's mark_meal_completed), cooking
+   * each one not cooked yet, exactly as PUT …/slots/:slotId {is_completed: true} does; 404 when the
+   * plan has none there.
+   */
+  async markCompleted(
+    userId: string,
+    planId: string,
+    day: number,
+    mealType: MealType,
+  ): Promise<SlotWithCooking[]> {
+    const viewer: Viewer = { id: userId, isAdmin: false };
+    const slots = await this.#repo.transaction(async (repo) => {
+      const plan = isUuid(planId) ? await repo.findPlan(userId, planId, { lock: true }) : undefined;
+      if (!plan) throw notFound('Meal plan');
+      const rows = await repo.slotsAt(plan.id, checkDay(day), mealType);
+      if (rows.length === 0) throw notFound('Meal plan slot');
+      const done: SlotWithCooking[] = [];
+      for (const row of rows) {
+        const values: SlotChanges = { is_completed: true };
+        const cooking =
+          row.cooked_at === null && row.recipe_id !== null
+            ? await this.#cook(viewer, row.recipe_id, row.servings)
+            : null;
+        if (cooking) values.cooked_at = cooking.cookedAt;
+        const updated = await repo.updateSlot(plan.id, row.id, values);
+        done.push({ ...toSlot(updated ?? row), cooking });
+      }
+      return done;
+    });
+    return sortSlots(slots) as SlotWithCooking[];
   }
 
   /**
@@ -324,6 +393,11 @@ function toSlot(row: SlotRow): Slot {
     flexType: row.flex_type,
     isCompleted: row.is_completed,
   };
+}
+
+/** The changes that set something (undefined means "leave as it is"). */
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 const MEAL_ORDER: Record<MealType, number> = { breakfast: 0, lunch: 1, dinner: 2, snack: 3 };

@@ -24,6 +24,8 @@ export interface MealPlanSlotsTable {
   is_flex: Generated<boolean>;
   flex_type: FlexType | null;
   is_completed: Generated<boolean>;
+  /** Set when completing the slot cooked its recipe; kept when it is un-completed (no second deduction). */
+  cooked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 

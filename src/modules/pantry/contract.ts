@@ -12,6 +12,16 @@ export interface DeductionResult {
   depletedItems: string[];
   /** How many of the lines took anything from the pantry. */
   deductedIngredients: number;
+  /** What each line took from the pantry, and what the pantry lacked (in the line's unit). */
+  deducted: DeductedAmount[];
+  missing: DeductedAmount[];
+}
+
+export interface DeductedAmount {
+  ingredientId: number;
+  name: string;
+  quantity: number;
+  unit: string;
 }
 
 export interface PantryStockItem {

@@ -60,7 +60,13 @@ describe('planDeduction (pure)', () => {
   it('leaves stock alone for a line it cannot convert (pieces of rice have no weight)', () => {
     const rows: StockRow[] = [{ id: 'a', ingredientId: rice.id, quantity: 1, unit: 'kg' }];
     const plan = planDeduction(rows, [{ ingredientId: rice.id, quantity: 2, unit: 'piece' }], ingredients);
-    expect(plan).toEqual({ reduced: new Map(), emptied: [], deductedLines: 0 });
+    expect(plan).toEqual({
+      reduced: new Map(),
+      emptied: [],
+      deductedLines: 0,
+      // The whole line is reported missing: nothing it could be converted into was there.
+      lines: [{ ingredientId: rice.id, unit: 'piece', taken: 0, missing: 2 }],
+    });
   });
 
   it('converts cups into the row unit through the density', () => {

@@ -16,6 +16,8 @@ export interface DeductionPlan {
   emptied: string[];
   /** How many lines took anything. */
   deductedLines: number;
+  /** Per line: how much was taken from the pantry and how much it lacked, in the line's unit. */
+  lines: { ingredientId: number; unit: string; taken: number; missing: number }[];
 }
 
 /**
@@ -32,6 +34,7 @@ export function planDeduction(
 ): DeductionPlan {
   const stock = new Map(rows.map((r) => [r.id, r.quantity]));
   let deductedLines = 0;
+  const outcomes: DeductionPlan['lines'] = [];
   for (const line of lines) {
     if (!(line.quantity > 0)) continue;
     const ingredient = ingredients.get(line.ingredientId);
@@ -50,6 +53,12 @@ export function planDeduction(
       took = true;
     }
     if (took) deductedLines += 1;
+    outcomes.push({
+      ingredientId: line.ingredientId,
+      unit: line.unit,
+      taken: roundQuantity(line.quantity - remaining),
+      missing: remaining > EPSILON ? roundQuantity(remaining) : 0,
+    });
   }
 
   const reduced = new Map<string, number>();
@@ -61,5 +70,5 @@ export function planDeduction(
     if (rounded <= EPSILON) emptied.push(row.id);
     else reduced.set(row.id, rounded);
   }
-  return { reduced, emptied, deductedLines };
+  return { reduced, emptied, deductedLines, lines: outcomes };
 }

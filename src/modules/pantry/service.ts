@@ -4,7 +4,7 @@ import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.
 import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
 import type { DeductionLine, DeductionResult, PantryAccess, PantryStockItem } from './contract.ts';
 import { addDays, utcDate } from './dates.ts';
-import { planDeduction } from './deduction.ts';
+import { planDeduction, type DeductionPlan } from './deduction.ts';
 import { measurableUnit, roundQuantity } from './measure.ts';
 import type { InventoryChanges, PantryRepository } from './repository.ts';
 import type { InventoryRow, Location } from './tables.ts';
@@ -139,10 +139,18 @@ export class PantryService implements PantryAccess {
       return { plan, emptiedRows: rows.filter((r) => emptied.has(r.id)) };
     });
     const names = outcome.emptiedRows.map((r) => nameOf(ingredients.get(r.ingredient_id), r.ingredient_id));
+    const amount = (l: DeductionPlan['lines'][number], quantity: number) => ({
+      ingredientId: l.ingredientId,
+      name: nameOf(ingredients.get(l.ingredientId), l.ingredientId),
+      quantity,
+      unit: l.unit,
+    });
     return {
       updatedItems: outcome.plan.reduced.size + outcome.plan.emptied.length,
       depletedItems: [...new Set(names)],
       deductedIngredients: outcome.plan.deductedLines,
+      deducted: outcome.plan.lines.filter((l) => l.taken > 0).map((l) => amount(l, l.taken)),
+      missing: outcome.plan.lines.filter((l) => l.missing > 0).map((l) => amount(l, l.missing)),
     };
   }
 

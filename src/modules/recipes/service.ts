@@ -3,7 +3,7 @@ import { forbidden, invalidField, notFound } from '../../platform/errors.ts';
 import { IMMEDIATE, type TransactionScope } from '../../platform/db/unit-of-work.ts';
 import { isUuid } from '../../platform/http/ids.ts';
 import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
-import type { PantryAccess } from '../pantry/contract.ts';
+import type { DeductedAmount, PantryAccess } from '../pantry/contract.ts';
 import type { PreferencesService } from '../preferences/service.ts';
 import { loadCatalogSeeds, prepareSeeds, type SeedOutcome } from './catalog.ts';
 import { recipeValues, resolveUnit, type ResolvedLine } from './composition.ts';
@@ -94,6 +94,9 @@ export interface CookOutcome {
   cookedAt: Date;
   inventoryUpdated: boolean;
   ingredientsDeducted: number;
+  /** What the pantry gave and what it lacked, per recipe line (in the line's unit). */
+  deducted: DeductedAmount[];
+  missing: DeductedAmount[];
 }
 
 export interface HistoryItem {
@@ -415,6 +418,8 @@ export class RecipesService implements RecipeCatalog {
         cookedAt,
         inventoryUpdated: result.updatedItems > 0,
         ingredientsDeducted: result.deductedIngredients,
+        deducted: result.deducted,
+        missing: result.missing,
       };
     });
   }
