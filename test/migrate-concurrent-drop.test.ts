@@ -26,6 +26,11 @@ describe.runIf(url)('migrating while other schemas come and go', () => {
         const name = `c_${randomBytes(5).toString('hex')}`;
         await sql`create schema ${sql.id(name)}`.execute(churn.db);
         await sql`create table ${sql.id(name)}.item (id serial primary key, label text)`.execute(churn.db);
+        // Tables dropped one by one (42P01 for a migrator listing them), then the schema (3F000).
+        for (let t = 0; t < 8; t++)
+          await sql`create table ${sql.id(name)}.${sql.id(`t${t}`)} (id int)`.execute(churn.db);
+        for (let t = 0; t < 8; t++)
+          await sql`drop table ${sql.id(name)}.${sql.id(`t${t}`)}`.execute(churn.db);
         await sql`drop schema ${sql.id(name)} cascade`.execute(churn.db);
         dropped.push(name);
         // About as often as parallel test files finish: fast enough to hit most migrations.

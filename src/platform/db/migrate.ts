@@ -54,8 +54,9 @@ export async function migrateToLatest(db: AnyDb, schema = 'public'): Promise<voi
 
 /**
  * Kysely's migrator looks for its own tables by introspecting every schema of the database (with
- * has_schema_privilege per schema): a schema that another process drops meanwhile (parallel test
- * files, benchmarks, a removed tenant) fails that look-up with 3F000 before any migration ran.
+ * has_schema_privilege per schema, then its tables): a schema or table that another process drops
+ * meanwhile (parallel test files, benchmarks, a removed tenant) fails that look-up with 3F000 or
+ * 42P01 before any migration ran.
  * Such a failure is retried; a failing migration never is.
  */
 const INTROSPECTION_ATTEMPTS = 10;
@@ -79,6 +80,8 @@ async function migrate(db: AnyDb, schema: string): Promise<void> {
   }
 }
 
+/** 3F000: a schema, 42P01: a table, dropped by someone else while the migrator looked at it. */
 function isVanishedSchema(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '3F000';
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === '3F000' || code === '42P01';
 }
