@@ -92,6 +92,14 @@ export function presentOptimisation(result: Optimisation) {
     })),
     multi_store_total: result.multiStoreTotal,
     savings: result.savings,
+    items: result.items.map((i) => ({
+      ingredient_name: i.ingredientName,
+      store_name: i.storeName,
+      cost: i.cost,
+      reason: i.reason,
+      single_store: i.singleStore,
+    })),
+    unpriced: result.unpriced,
   };
 }
 

@@ -17,6 +17,8 @@ const FUTURE = '2099-12-31';
 const WHITE_RICE = 322;
 const MILK = 271;
 const BUTTER = 268;
+const EGGPLANT = 74;
+const CHICKEN = 215;
 
 beforeAll(async () => {
   ctx = await startTestApp();
@@ -208,6 +210,49 @@ describe('GET /api/shopping-list/prices and /optimize', () => {
       multi_store_split: [],
       multi_store_total: 0,
       savings: 0,
+      items: [],
+      unpriced: [],
+    });
+  });
+
+  it('prices both options over the same basket: an item the single store lacks at its regular price', async () => {
+    const shopper = await createUser(ctx, { tier: 'pro' });
+    for (const body of [
+      { ingredient_id: EGGPLANT, quantity: 2, unit: 'piece' },
+      { ingredient_id: MILK, quantity: 1.5, unit: 'l' },
+      { ingredient_id: BUTTER, quantity: 250, unit: 'g' },
+      { ingredient_id: CHICKEN, quantity: 300, unit: 'g' },
+    ])
+      expect((await api('POST', '/api/shopping-list', { token: shopper.token, body })).status).toBe(201);
+    // Alpha: eggplant 2 × 1.00, milk 2 × 0.99 → 2 items, 3.98; Beta: milk 1.78, butter 2.49 → 2 items, 4.27.
+    // Alpha is the single store; it has no butter offer, so butter counts at the lowest regular
+    // price a flyer states (Beta's 2.99): 2.00 + 1.98 + 2.99 = 6.97. Split: 2.00 + 1.78 + 2.49 = 6.27.
+    // Before, 3.98 (two items) was compared with 6.27 (three): savings 0.
+    const res = await api('GET', '/api/shopping-list/optimize', { token: shopper.token });
+    expect(res.status).toBe(200);
+    expect(res.body.single_store_best).toEqual({
+      store_name: 'Alpha Foods',
+      total_price: 6.97,
+      coverage_percent: 50,
+    });
+    expect(res.body.multi_store_total).toBe(6.27);
+    expect(res.body.savings).toBe(0.7);
+    expect(res.body.unpriced).toEqual(['chicken breast']);
+    const byName = Object.fromEntries(
+      res.body.items.map((i: { ingredient_name: string }) => [i.ingredient_name, i]),
+    );
+    expect(byName.butter).toEqual({
+      ingredient_name: 'butter',
+      store_name: 'Beta Market',
+      cost: 2.49,
+      reason: 'the only offer',
+      single_store: { cost: 2.99, basis: 'regular_price' },
+    });
+    expect(byName.milk).toMatchObject({
+      store_name: 'Beta Market',
+      cost: 1.78,
+      reason: 'the cheapest of 2 offers (next: Alpha Foods 1.98)',
+      single_store: { cost: 1.98, basis: 'promotion' },
     });
   });
 });

@@ -33,6 +33,8 @@ export interface StorePrice {
   validUntil: string;
   /** What the needed quantity costs at the promotion price (see costFor). */
   cost: number;
+  /** The same at the regular price the flyer states for it. */
+  regularCost: number;
 }
 
 export interface ItemPrices {
@@ -45,6 +47,18 @@ export interface Optimisation {
   multiStoreSplit: Array<{ storeName: string; items: string[]; subtotal: number }>;
   multiStoreTotal: number;
   savings: number;
+  /** Per priced item: where the split buys it and why, and what it costs in the single-store option. */
+  items: OptimisedItem[];
+  /** Items no live promotion prices: left out of both totals. */
+  unpriced: string[];
+}
+
+export interface OptimisedItem {
+  ingredientName: string;
+  storeName: string;
+  cost: number;
+  reason: string;
+  singleStore: { cost: number; basis: 'promotion' | 'regular_price' };
 }
 
 const PIECE_WORDS = /^(?:stück|stk|st|each|ea|pcs?|pieces?|piece)$/i;
@@ -153,8 +167,8 @@ export class PricingService {
 
   /**
    * single_store_best: the store covering the most items, then the lowest total for them;
-   * multi_store_split: each item at the store where its needed quantity costs least;
-   * savings = max(0, single_store_best.total_price − multi_store_total), never negative.
+   * multi_store_split: each item at the store where its needed quantity costs least; both priced
+   * over the same basket (see optimise); savings = max(0, single − split), never negative.
    */
   async optimize(userId: string): Promise<Optimisation> {
     return optimise(await this.prices(userId));
@@ -186,6 +200,7 @@ function bestPerStore(
       unit: match.unit,
       validUntil: match.valid_until,
       cost,
+      regularCost: priceOf(Math.max(match.original_price, match.discounted_price)),
     };
     best.set(match.store_id, { score: match.score, price });
   }
@@ -194,11 +209,24 @@ function bestPerStore(
     .sort((a, b) => a.cost - b.cost || a.storeName.localeCompare(b.storeName));
 }
 
+/**
+ * Both options over the same basket: every item some live promotion prices. The single store pays
+ * its promotion price where it has one and, for an item it has no offer for, the lowest regular
+ * price the flyers state for that item (what it costs without a promotion). Items no promotion
+ * prices are listed as unpriced and left out of both totals. savings = single − split, never
+ * negative.
+ */
 export function optimise(items: ItemPrices[]): Optimisation {
-  const stores = new Map<string, { name: string; covered: number; total: number }>();
-  for (const item of items) {
+  const priced = items.filter((i) => i.prices.length > 0);
+  const stores = new Map<string, { id: string; name: string; covered: number; total: number }>();
+  for (const item of priced) {
     for (const price of item.prices) {
-      const store = stores.get(price.storeId) ?? { name: price.storeName, covered: 0, total: 0 };
+      const store = stores.get(price.storeId) ?? {
+        id: price.storeId,
+        name: price.storeName,
+        covered: 0,
+        total: 0,
+      };
       store.covered += 1;
       store.total += price.cost;
       stores.set(price.storeId, store);
@@ -208,21 +236,36 @@ export function optimise(items: ItemPrices[]): Optimisation {
     (a, b) => b.covered - a.covered || a.total - b.total || a.name.localeCompare(b.name),
   );
   const top = ranked[0];
-  const singleStoreBest = {
-    storeName: top?.name ?? null,
-    totalPrice: round2(top?.total ?? 0),
-    coveragePercent: top && items.length ? Math.round((top.covered / items.length) * 1000) / 10 : 0,
-  };
-
   const split = new Map<string, { storeName: string; items: string[]; subtotal: number }>();
-  for (const item of items) {
-    const cheapest = item.prices[0]; // prices are sorted by cost
-    if (!cheapest) continue;
+  const explained: OptimisedItem[] = [];
+  let singleTotal = 0;
+  for (const item of priced) {
+    const cheapest = item.prices[0]!; // prices are sorted by cost
     const entry = split.get(cheapest.storeId) ?? { storeName: cheapest.storeName, items: [], subtotal: 0 };
     entry.items.push(item.ingredientName);
     entry.subtotal += cheapest.cost;
     split.set(cheapest.storeId, entry);
+    const atTop = item.prices.find((p) => p.storeId === top?.id);
+    const single = atTop
+      ? { cost: atTop.cost, basis: 'promotion' as const }
+      : { cost: Math.min(...item.prices.map((p) => p.regularCost)), basis: 'regular_price' as const };
+    singleTotal += single.cost;
+    explained.push({
+      ingredientName: item.ingredientName,
+      storeName: cheapest.storeName,
+      cost: round2(cheapest.cost),
+      reason:
+        item.prices.length === 1
+          ? 'the only offer'
+          : `the cheapest of ${item.prices.length} offers (next: ${item.prices[1]!.storeName} ${round2(item.prices[1]!.cost).toFixed(2)})`,
+      singleStore: { cost: round2(single.cost), basis: single.basis },
+    });
   }
+  const singleStoreBest = {
+    storeName: top?.name ?? null,
+    totalPrice: round2(top ? singleTotal : 0),
+    coveragePercent: top && items.length ? Math.round((top.covered / items.length) * 1000) / 10 : 0,
+  };
   const multiStoreSplit = [...split.values()]
     .map((s) => ({ ...s, subtotal: round2(s.subtotal) }))
     .sort((a, b) => a.storeName.localeCompare(b.storeName));
@@ -232,6 +275,8 @@ export function optimise(items: ItemPrices[]): Optimisation {
     multiStoreSplit,
     multiStoreTotal,
     savings: round2(Math.max(0, singleStoreBest.totalPrice - multiStoreTotal)),
+    items: explained,
+    unpriced: items.filter((i) => i.prices.length === 0).map((i) => i.ingredientName),
   };
 }
 

@@ -145,5 +145,26 @@ export const OptimizeSchema = z.object({
     z.object({ store_name: z.string(), items: z.array(z.string()), subtotal: z.number() }),
   ),
   multi_store_total: z.number(),
-  savings: z.number(),
+  savings: z
+    .number()
+    .describe('single_store_best.total_price − multi_store_total over the same basket, never negative'),
+  items: z
+    .array(
+      z.object({
+        ingredient_name: z.string(),
+        store_name: z.string().describe('where the split buys it'),
+        cost: z.number(),
+        reason: z.string(),
+        single_store: z.object({
+          cost: z.number(),
+          basis: z
+            .enum(['promotion', 'regular_price'])
+            .describe(
+              'regular_price: the single store has no offer; the lowest regular price the flyers state',
+            ),
+        }),
+      }),
+    )
+    .describe('every item some live promotion prices: the basket both options are priced over'),
+  unpriced: z.array(z.string()).describe('items no live promotion prices, left out of both totals'),
 });
