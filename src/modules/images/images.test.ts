@@ -422,3 +422,82 @@ describe('upstream failures (gateway)', () => {
     }
   });
 });
+
+describe('npm run images:backfill: pictures for the catalog', () => {
+  it('gives each catalog recipe without an image one hero image, resumes a stopped run, and bounds new jobs', async () => {
+    const catalog = await Promise.all(
+      [1, 2, 3].map((i) => createRecipe(ctx, null, { title: `Backfill soup ${i}` })),
+    );
+    const operator = {
+      id: admin.user.id,
+      email: admin.email,
+      tier: admin.user.tier,
+      isAdmin: true,
+      record: admin.user,
+    };
+    const fast = {
+      perMinute: 60_000,
+      pollIntervalMs: 20,
+      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 5))),
+    };
+    const jobsOf = async (recipeId: string) =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from image_jobs where recipe_id = ${recipeId}`.execute(ctx.database.db)
+      ).rows[0]!.n;
+
+    // A run that starts one job and stops before any poll (a crash, or its timeout).
+    const stopped = await ctx.services.images.backfillCatalog(operator, {
+      ...fast,
+      maxJobs: 1,
+      pollTimeoutMs: 0,
+    });
+    expect(stopped).toMatchObject({ started: 1, attached: 0 });
+    expect(stopped.left).toBe(stopped.total);
+
+    const resumed = await ctx.services.images.backfillCatalog(operator, {
+      ...fast,
+      maxJobs: 100,
+      pollTimeoutMs: 30_000,
+    });
+    expect(resumed).toMatchObject({ resumed: 1, failed: 0, left: 0 });
+    expect(resumed.attached).toBe(resumed.total);
+    for (const recipe of catalog) {
+      expect(await recipeImages(owner.token, recipe.id)).toHaveLength(1);
+      // The stopped run's job was polled, not started again: one job per recipe.
+      expect(await jobsOf(recipe.id)).toBe(1);
+    }
+
+    const again = await ctx.services.images.backfillCatalog(operator, {
+      ...fast,
+      maxJobs: 100,
+      pollTimeoutMs: 1000,
+    });
+    expect(again).toMatchObject({ total: 0, started: 0 });
+  }, 60_000);
+
+  it('answers 503-style not_configured without an image service', async () => {
+    const bare = await startTestApp();
+    try {
+      const boss = await createUser(bare, { admin: true });
+      const operator = {
+        id: boss.user.id,
+        email: boss.email,
+        tier: boss.user.tier,
+        isAdmin: true,
+        record: boss.user,
+      };
+      await expect(
+        bare.services.images.backfillCatalog(operator, {
+          maxJobs: 1,
+          perMinute: 1,
+          pollIntervalMs: 1,
+          pollTimeoutMs: 1,
+        }),
+      ).rejects.toMatchObject({ code: 'not_configured' });
+    } finally {
+      await bare.close();
+    }
+  });
+});

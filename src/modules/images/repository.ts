@@ -63,6 +63,20 @@ export class ImagesRepository {
     );
   }
 
+  /** A hero job for the recipe, started by this user, that may still bring an image (not failed, not attached). */
+  findOpenHero(recipeId: string, userId: string): Promise<ImageJobRow | undefined> {
+    return this.#db
+      .selectFrom('image_jobs')
+      .selectAll()
+      .where('recipe_id', '=', recipeId)
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'hero')
+      .where('status', '!=', 'failed')
+      .where('attached_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
   /** Claims the one attachment of a done job; false when another poll already claimed it. */
   async claimAttachment(jobId: string): Promise<boolean> {
     const row = await this.#db

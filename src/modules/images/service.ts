@@ -10,6 +10,7 @@ import {
   type ImageJobState,
 } from '../../providers/images/image-jobs-gateway.ts';
 import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
+import { backfillCatalogImages, type BackfillOptions, type BackfillProgress } from './backfill.ts';
 import type { ImagesRepository } from './repository.ts';
 import type { ImageJobRow } from './tables.ts';
 
@@ -22,7 +23,7 @@ export interface ImageJob {
 
 export interface ImagesDeps {
   repo: ImagesRepository;
-  recipes: Pick<RecipeCatalog, 'getVisible' | 'attachImage'>;
+  recipes: Pick<RecipeCatalog, 'getVisible' | 'attachImage' | 'catalogWithoutImages'>;
   /** Undefined when IMAGE_GEN_URL is not set. */
   gateway: ImageJobsGateway | undefined;
   /** Image jobs each user may start per UTC day (admins: unlimited). */
@@ -67,6 +68,16 @@ export class ImagesService {
       title: recipe.title,
       steps: recipe.steps,
     }));
+  }
+
+  /** npm run images:backfill: hero images for the catalog recipes without one (backfill.ts). */
+  async backfillCatalog(operator: Principal, options: BackfillOptions): Promise<BackfillProgress> {
+    this.#gateway();
+    return backfillCatalogImages(
+      { images: this, repo: this.#deps.repo, recipes: this.#deps.recipes },
+      operator,
+      options,
+    );
   }
 
   async getJob(caller: Principal, jobId: string): Promise<ImageJob> {

@@ -136,4 +136,6 @@ export interface RecipeCatalog {
    * owns the recipe or is an admin. Answers whether it was attached.
    */
   attachImage(recipeId: string, url: string, kind: 'hero' | 'step', actor: Viewer): Promise<boolean>;
+  /** Catalog recipes that have no image yet, by title. */
+  catalogWithoutImages(): Promise<{ id: string; title: string; description: string }[]>;
 }

@@ -446,6 +446,18 @@ export class RecipesRepository {
     }
   }
 
+  /** Catalog recipes without any image, by title (the image backfill's work list). */
+  catalogWithoutImages(): Promise<{ id: string; title: string; description: string }[]> {
+    return this.#db
+      .selectFrom('recipes')
+      .select(['id', 'title', 'description'])
+      .where('owner_id', 'is', null)
+      .where(sql<boolean>`cardinality(images) = 0`)
+      .orderBy('title')
+      .orderBy('id')
+      .execute();
+  }
+
   /** Hero images go first, step images last. Answers whether the recipe exists. */
   async addImage(id: string, url: string, kind: 'hero' | 'step'): Promise<boolean> {
     const images =

@@ -230,6 +230,10 @@ export class RecipesService implements RecipeCatalog {
     this.#searchIndex.close();
   }
 
+  catalogWithoutImages(): Promise<{ id: string; title: string; description: string }[]> {
+    return this.#repo.catalogWithoutImages();
+  }
+
   async attachImage(recipeId: string, url: string, kind: 'hero' | 'step', actor: Viewer): Promise<boolean> {
     if (!isUuid(recipeId)) return false;
     const row = await this.#repo.findVisible(recipeId, actor);
