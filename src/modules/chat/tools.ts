@@ -121,24 +121,36 @@ const searchRecipes = tool({
   }),
   async run(args, ctx, deps) {
     const limit = args.limit ?? 5;
-    const found = await deps.recipes.search(
-      {
-        ...(args.query ? { q: args.query } : {}),
-        ...(args.cuisine ? { cuisine: args.cuisine.toLowerCase() } : {}),
-        ...(args.meal_type ? { mealType: args.meal_type } : {}),
-        ...(args.max_time_min ? { maxTime: args.max_time_min } : {}),
-        limit: 50,
-        offset: 0,
-      },
-      ctx.viewer,
-    );
-    const full = await deps.recipes.getManyVisible(
-      found.items.map((r) => r.id),
-      ctx.viewer,
-    );
-    const safe = found.items
-      .map((r) => full.get(r.id))
-      .filter((r): r is RecipeForUse => r !== undefined && isSafe(r, ctx.profile));
+    // The user's diets (and the allergies a diet tag expresses) filter inside the search, as
+    // GET /api/recipes?dietary= does; every page is then held to the whole profile, and the search
+    // pages on until it has enough (a restricted user must not get nothing while fitting recipes exist).
+    const dietary = [
+      ...new Set([...ctx.profile.dietaryRestrictions, ...ctx.profile.allergies.flatMap(dietFor)]),
+    ];
+    const safe: RecipeForUse[] = [];
+    for (let page = 0; page < SEARCH_PAGES && safe.length < limit; page++) {
+      const found = await deps.recipes.search(
+        {
+          ...(args.query ? { q: args.query } : {}),
+          ...(args.cuisine ? { cuisine: args.cuisine.toLowerCase() } : {}),
+          ...(args.meal_type ? { mealType: args.meal_type } : {}),
+          ...(args.max_time_min ? { maxTime: args.max_time_min } : {}),
+          ...(dietary.length > 0 ? { dietary } : {}),
+          limit: SEARCH_PAGE_SIZE,
+          offset: page * SEARCH_PAGE_SIZE,
+        },
+        ctx.viewer,
+      );
+      const full = await deps.recipes.getManyVisible(
+        found.items.map((r) => r.id),
+        ctx.viewer,
+      );
+      for (const r of found.items) {
+        const recipe = full.get(r.id);
+        if (recipe && isSafe(recipe, ctx.profile)) safe.push(recipe);
+      }
+      if ((page + 1) * SEARCH_PAGE_SIZE >= found.total) break;
+    }
     return {
       recipes: safe.slice(0, limit).map((r) => ({
         id: r.id,
@@ -411,6 +423,18 @@ function dayRefusal(day: number, ctx: ToolContext): string | undefined {
   if (ctx.planChanges >= 1) return 'the user named no day, so only one meal may change';
   ctx.planChanges += 1;
   return undefined;
+}
+
+const SEARCH_PAGE_SIZE = 50;
+/** At most this many pages (2,500 recipes) are looked through for one search. */
+const SEARCH_PAGES = 50;
+
+/** The diet tag an allergy implies, where one exists (the rest is checked per recipe). */
+function dietFor(allergy: string): string[] {
+  const tag = ({ nuts: 'nut_free', gluten: 'gluten_free', dairy: 'dairy_free' } as Record<string, string>)[
+    allergy
+  ];
+  return tag ? [tag] : [];
 }
 
 function isSafe(recipe: RecipeForUse, profile: UserProfile): boolean {

@@ -86,7 +86,8 @@ export interface RecipeSearchQuery {
   cuisine?: string;
   difficulty?: Difficulty;
   maxTime?: number;
-  dietary?: string;
+  /** One diet, or several that must all fit (the assistant searches with a user's restrictions). */
+  dietary?: string | readonly string[];
   mealType?: MealType;
   limit: number;
   offset: number;

@@ -57,7 +57,8 @@ export interface IndexQuery {
   cuisine?: string | undefined;
   difficulty?: string | undefined;
   maxTime?: number | undefined;
-  dietary?: string | undefined;
+  /** One diet tag, or several that must all fit (a user's restrictions). */
+  dietary?: string | readonly string[] | undefined;
   mealType?: string | undefined;
 }
 
@@ -365,11 +366,12 @@ export class RecipeSearchIndex {
       value === undefined ? -1 : (interner.known(value) ?? -2);
     const cuisine = wanted(q.cuisine, this.#values);
     const difficulty = wanted(q.difficulty, this.#values);
-    const fit = wanted(q.dietary, this.#tags);
+    const diets = q.dietary === undefined ? [] : typeof q.dietary === 'string' ? [q.dietary] : q.dietary;
+    const fits = diets.map((d) => wanted(d, this.#tags));
     const meal = wanted(q.mealType, this.#tags);
-    if (cuisine === -2 || difficulty === -2 || fit === -2 || meal === -2) return undefined;
-    if (fit >= MAX_TAGS || meal >= MAX_TAGS) return undefined;
-    const fitBit = fit < 0 ? 0 : 1 << fit;
+    if (cuisine === -2 || difficulty === -2 || fits.includes(-2) || meal === -2) return undefined;
+    if (fits.some((f) => f >= MAX_TAGS) || meal >= MAX_TAGS) return undefined;
+    const fitBit = fits.reduce((bits, f) => bits | (1 << f), 0);
     const mealBit = meal < 0 ? 0 : 1 << meal;
     const maxTime = q.maxTime ?? Number.POSITIVE_INFINITY;
     const docs = this.#docs;
