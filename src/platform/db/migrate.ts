@@ -80,8 +80,15 @@ async function migrate(db: AnyDb, schema: string): Promise<void> {
   }
 }
 
-/** 3F000: a schema, 42P01: a table, dropped by someone else while the migrator looked at it. */
+/**
+ * What other schemas' churn makes the migrator's look-around fail with, before any migration ran:
+ * 3F000 a schema and 42P01 a table dropped meanwhile, 42703 a column of a table caught half-way
+ * (the migrator's own lock table, read while another process was creating its copy), 42P07 a table
+ * created meanwhile. A failing migration is never retried.
+ */
+const LOOK_AROUND_RACES = new Set(['3F000', '42P01', '42703', '42P07']);
+
 function isVanishedSchema(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === '3F000' || code === '42P01';
+  return typeof code === 'string' && LOOK_AROUND_RACES.has(code);
 }
