@@ -76,13 +76,13 @@ export class ChatRepository {
       .execute();
   }
 
-  /** The last `limit` user/assistant turns, oldest first, as the model's memory of the session. */
-  async recentTurns(sessionId: string, limit: number): Promise<ChatMessageRow[]> {
+  /** The last `limit` messages with the tool traffic, oldest first, as the model's memory of the session. */
+  async recentMessages(sessionId: string, limit: number): Promise<ChatMessageRow[]> {
     const rows = await this.#db
       .selectFrom('chat_messages')
       .selectAll()
       .where('session_id', '=', sessionId)
-      .where('role', 'in', VISIBLE_ROLES)
+      .where('role', 'in', ['user', 'assistant', 'tool'])
       .orderBy('number', 'desc')
       .limit(limit)
       .execute();
@@ -107,6 +107,8 @@ export class ChatRepository {
     userId: string,
     session: { id: string } | { title: string },
     messages: NewMessage[],
+    /** The session's pinned recipe from now on; undefined leaves it as it is. */
+    pinnedRecipeId?: string | null,
   ): Promise<{ session: ChatSessionRow; rows: ChatMessageRow[] } | undefined> {
     return this.#db.transaction().execute(async (trx: Transaction<ChatTables>) => {
       const now = messages.at(-1)?.createdAt ?? new Date();
@@ -114,7 +116,10 @@ export class ChatRepository {
         'id' in session
           ? await trx
               .updateTable('chat_sessions')
-              .set({ updated_at: now })
+              .set({
+                updated_at: now,
+                ...(pinnedRecipeId !== undefined ? { pinned_recipe_id: pinnedRecipeId } : {}),
+              })
               .where('id', '=', session.id)
               .where('user_id', '=', userId)
               .returningAll()
@@ -124,6 +129,7 @@ export class ChatRepository {
               .values({
                 user_id: userId,
                 title: session.title,
+                pinned_recipe_id: pinnedRecipeId ?? null,
                 created_at: messages[0]?.createdAt ?? now,
                 updated_at: now,
               })

@@ -54,7 +54,7 @@ export async function chatRoutes(app: FastifyInstance, options: { chat: ChatServ
         shape,
         message,
         sessionRef: session_id ?? undefined,
-        recipeRef: shape === 'A' ? (recipe_id ?? undefined) : undefined,
+        recipeRef: shape === 'A' ? recipe_id : undefined,
         context: context
           ? { includePantry: context.include_pantry, includePreferences: context.include_preferences }
           : undefined,

@@ -1,6 +1,7 @@
 import { chatDailyLimit, notFound, upstreamError } from '../../platform/errors.ts';
 import { isUuid } from '../../platform/http/ids.ts';
 import { spentAnyway } from '../../platform/quotas/daily-allowance.ts';
+import { toHistory, withinBudget } from './history.ts';
 import type { Tier } from '../../platform/security/tokens.ts';
 import {
   addUsage,
@@ -22,7 +23,8 @@ export type ChatShape = 'A' | 'B';
 /** Free tier: user messages per UTC day, across both shapes (spec Limits). */
 export const FREE_DAILY_MESSAGES = 10;
 /** How many earlier user/assistant turns the model sees. */
-const HISTORY_TURNS = 20;
+/** Stored messages read back per exchange (the token budget then decides what the model sees). */
+const HISTORY_MESSAGES = 60;
 const TITLE_LENGTH = 60;
 
 export interface Caller {
@@ -37,7 +39,8 @@ export interface ChatInput {
   /** Either id form; undefined starts a new session. */
   sessionRef?: string | number | undefined;
   /** Shape A: a recipe to guide through step by step. */
-  recipeRef?: string | number | undefined;
+  /** Pins a recipe to the session (null unpins); undefined keeps the session's pinned recipe. */
+  recipeRef?: string | number | null | undefined;
   context?: { includePantry: boolean; includePreferences: boolean } | undefined;
 }
 
@@ -95,8 +98,7 @@ export class ChatService {
     const session =
       input.sessionRef === undefined ? undefined : await this.#session(caller.id, input.sessionRef);
     const viewer: Viewer = { id: caller.id, isAdmin: caller.isAdmin };
-    const pinned =
-      input.recipeRef === undefined ? undefined : await this.#pinnedRecipe(input.recipeRef, viewer);
+    const pinned = await this.#pinned(input.recipeRef, session, viewer);
 
     const day = utcDay(receivedAt);
     const dailyLimit = caller.tier === 'free' ? FREE_DAILY_MESSAGES : null;
@@ -109,6 +111,7 @@ export class ChatService {
         caller.id,
         session ? { id: session.id } : { title: titleFrom(input.message) },
         [{ role: 'user', content: input.message, createdAt: receivedAt }, ...answer.stored],
+        input.recipeRef === undefined ? undefined : (pinned?.id ?? null),
       );
       if (!saved) throw notFound('Chat session');
       return {
@@ -173,11 +176,12 @@ export class ChatService {
       ...(pinned ? { pinnedRecipe: pinned } : {}),
     };
     const system = systemPrompt(promptContext);
-    const history = session ? await this.#repo.recentTurns(session.id, HISTORY_TURNS) : [];
-    // The window may start mid-exchange; models expect the conversation to open with the user.
-    while (history[0]?.role === 'assistant') history.shift();
+    // Earlier turns with their tool calls and results (ids included), newest first within a budget.
+    const history = session
+      ? withinBudget(toHistory(await this.#repo.recentMessages(session.id, HISTORY_MESSAGES)))
+      : [];
     const messages: LlmMessage[] = [
-      ...history.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+      ...history,
       { role: 'user', content: userTurn(input.message, dataBlocks(promptContext)) },
     ];
     const llm = this.#usage.forUser(this.#llm, caller.id);
@@ -238,6 +242,21 @@ export class ChatService {
     const session = parsed ? await this.#repo.findSession(userId, parsed) : undefined;
     if (!session) throw notFound('Chat session');
     return session;
+  }
+
+  /**
+   * The recipe the exchange is about: the one this message names (null: none), else the one the
+   * session pinned earlier while the user can still see it.
+   */
+  async #pinned(
+    ref: string | number | null | undefined,
+    session: ChatSessionRow | undefined,
+    viewer: Viewer,
+  ): Promise<RecipeForUse | undefined> {
+    if (ref === null) return undefined;
+    if (ref !== undefined) return this.#pinnedRecipe(ref, viewer);
+    if (!session?.pinned_recipe_id) return undefined;
+    return this.#deps.recipes.getVisible(session.pinned_recipe_id, viewer);
   }
 
   /** Recipes expose no integer number, so only a uuid can name one. */

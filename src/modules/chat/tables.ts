@@ -7,6 +7,7 @@ export interface ChatSessionsTable {
   number: Generated<number>;
   user_id: string;
   title: string | null;
+  pinned_recipe_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
