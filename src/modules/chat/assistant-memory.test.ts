@@ -70,8 +70,6 @@ describe('search_recipes for a restricted user', () => {
   });
 });
 
-const allText = (request: RecordedRequest) => JSON.stringify(request.body.messages);
-
 describe('a session remembers', () => {
   it('keeps its pinned recipe until another one (or null) is sent', async () => {
     const cook = await createUser(ctx);
