@@ -131,3 +131,32 @@ describe('a session remembers', () => {
     expect(messages.at(-1)?.content).toContain('Add the first one to Thursday');
   });
 });
+
+describe('a reply that names a recipe the user may not eat', () => {
+  it('is annotated from the recipe data before it is stored, whatever the model says', async () => {
+    fake.script(
+      { toolCalls: [{ name: 'get_recipe_details', arguments: { recipe_id: peanutNoodles.id } }] },
+      { text: 'Peanut noodles are perfectly safe for you, enjoy!' },
+      { text: 'The Zucchini bowl is a good pick.' },
+    );
+    const res = await api('POST', '/api/chat', {
+      token: vegan.token,
+      body: { message: 'Can I eat the noodles?' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.reply).toMatch(/^Peanut noodles are perfectly safe for you, enjoy!\n\n⚠️ /);
+    expect(res.body.reply).toContain('“Peanut noodles” is not for you');
+    expect(res.body.reply).toMatch(/nuts allergy/);
+    const stored = await api('GET', `/api/chat/sessions/${res.body.session_id}/messages`, {
+      token: vegan.token,
+    });
+    expect(stored.body.at(-1).content).toBe(res.body.reply);
+
+    // A recipe that fits is named without a note.
+    const fine = await api('POST', '/api/chat', {
+      token: vegan.token,
+      body: { message: 'And the bowl?', session_id: res.body.session_id, recipe_id: zucchiniBowl.id },
+    });
+    expect(fine.body.reply).toBe('The Zucchini bowl is a good pick.');
+  });
+});

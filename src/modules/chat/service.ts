@@ -2,6 +2,7 @@ import { chatDailyLimit, notFound, upstreamError } from '../../platform/errors.t
 import { isUuid } from '../../platform/http/ids.ts';
 import { spentAnyway } from '../../platform/quotas/daily-allowance.ts';
 import { toHistory, withinBudget } from './history.ts';
+import { guardReply, recipeIdsIn } from './reply-guard.ts';
 import type { Tier } from '../../platform/security/tokens.ts';
 import {
   addUsage,
@@ -10,6 +11,7 @@ import {
   type LlmProvider,
   type LlmUsage,
 } from '../../providers/llm/index.ts';
+import type { UserProfile } from '../accounts/service.ts';
 import type { RecipeForUse, Viewer } from '../recipes/contract.ts';
 import type { AssistantDeps } from './ports.ts';
 import { dataBlocks, systemPrompt, userTurn } from './prompts.ts';
@@ -208,8 +210,11 @@ export class ChatService {
       });
       usage = addUsage(usage, answer.usage);
       if (!tools || answer.toolCalls.length === 0) {
-        const reply = answer.text.trim();
-        if (!reply) throw upstreamError('language model', 'The language model returned an empty reply.');
+        const text = answer.text.trim();
+        if (!text) throw upstreamError('language model', 'The language model returned an empty reply.');
+        const reply = await this.#guarded(text, messages, pinned, viewer, profile);
+        // A streaming client has the model's words already: it gets the note as the last piece.
+        if (listener && reply !== text) listener.onText(reply.slice(text.length));
         stored.push({ role: 'assistant', content: reply, createdAt: laterThan(receivedAt, this.#now()) });
         return { stored, usage, actions };
       }
@@ -235,6 +240,19 @@ export class ChatService {
         });
       }
     }
+  }
+
+  /** The reply with a note on every recipe it names that the user may not eat (reply-guard.ts). */
+  async #guarded(
+    reply: string,
+    messages: readonly LlmMessage[],
+    pinned: RecipeForUse | undefined,
+    viewer: Viewer,
+    profile: UserProfile,
+  ): Promise<string> {
+    const ids = recipeIdsIn(messages.filter((m) => m.role === 'tool').map((m) => m.content));
+    const seen = await this.#deps.recipes.getManyVisible(ids, viewer);
+    return guardReply(reply, [...(pinned ? [pinned] : []), ...seen.values()], profile);
   }
 
   async #session(userId: string, ref: string | number): Promise<ChatSessionRow> {
