@@ -1,13 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { progressBar } from '../modules/images/backfill.ts';
-import { createServices } from '../modules/index.ts';
 import { ConfigError, parseConfig } from '../platform/config.ts';
-import { openDatabase } from '../platform/db/database.ts';
-import { migrateToLatest } from '../platform/db/migrate.ts';
-import { transactional } from '../platform/db/unit-of-work.ts';
 import { AppError } from '../platform/errors.ts';
-import { TokenService } from '../platform/security/tokens.ts';
+import { withServices } from './services.ts';
 
 /**
  * npm run images:backfill [-- --max-jobs=50] [--per-minute=10] [--timeout=600] [--as=<admin email>]
@@ -29,20 +23,7 @@ async function main(): Promise<number> {
   const perMinute = flag('per-minute', 10);
   const timeoutSeconds = flag('timeout', 600);
   const as = process.argv.find((a) => a.startsWith('--as='))?.split('=')[1];
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pgdata'),
-  });
-  try {
-    await migrateToLatest(database.db);
-    const services = createServices({
-      config,
-      database,
-      ...transactional(database.db),
-      // Nothing is signed here; the services merely need a token service to be built.
-      tokens: new TokenService(randomBytes(32).toString('hex')),
-      now: () => new Date(),
-    });
+  return withServices(config, async (services) => {
     const admins = await services.accounts.listAdmins();
     const admin = as ? admins.find((a) => a.email === as.toLowerCase()) : admins[0];
     if (!admin) {
@@ -72,9 +53,7 @@ async function main(): Promise<number> {
         `${progress.resumed} resumed, ${progress.attached} attached, ${progress.failed} failed, ${progress.left} left for a later run`,
     );
     return progress.failed > 0 ? 1 : 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 main().then(

@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import {
   importRecipes,
   matchRate,
   type ImportReport,
   type PageReport,
 } from '../modules/recipe-import/importer.ts';
-import { createServices } from '../modules/index.ts';
 import { ConfigError, parseConfig } from '../platform/config.ts';
-import { openDatabase } from '../platform/db/database.ts';
-import { transactional } from '../platform/db/unit-of-work.ts';
-import { migrateToLatest } from '../platform/db/migrate.ts';
-import { TokenService } from '../platform/security/tokens.ts';
+import { withServices } from './services.ts';
 
 /**
  * npm run import:recipes -- <file or folder> [--dry-run] [--quiet]
@@ -28,20 +22,7 @@ async function main(): Promise<number> {
   }
   const quiet = args.includes('--quiet');
   const config = parseConfig();
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pgdata'),
-  });
-  try {
-    await migrateToLatest(database.db);
-    const services = createServices({
-      config,
-      database,
-      ...transactional(database.db),
-      // Nothing is signed here; the services merely need a token service to be built.
-      tokens: new TokenService(randomBytes(32).toString('hex')),
-      now: () => new Date(),
-    });
+  return withServices(config, async (services) => {
     await services.ingredients.seedIngredients();
     const dryRun = args.includes('--dry-run');
     const report = await importRecipes(target, {
@@ -50,9 +31,7 @@ async function main(): Promise<number> {
     });
     print(report, quiet);
     return report.failed > 0 || report.pages.some((p) => p.status === 'error') ? 1 : 0;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 const PAGE_STATUS: Record<PageReport['status'], string> = {
