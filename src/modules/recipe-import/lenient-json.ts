@@ -63,22 +63,27 @@ function objectEnd(text: string, start: number): number {
   return -1;
 }
 
+/** At most this many candidate objects a text: each costs a scan, and a hostile page can hold many. */
+const MAX_CANDIDATES = 32;
+
 /** JSON objects inside free text that open with `marker` as their first key (`{"@context": …}`). */
 export function jsonObjectsAround(text: string, marker: string): Json[] {
   const out: Json[] = [];
   let from = 0;
-  for (;;) {
+  for (let tried = 0; tried < MAX_CANDIDATES; tried++) {
     const at = text.indexOf(marker, from);
     if (at < 0) return out;
     from = at + marker.length;
     const open = text.lastIndexOf('{', at);
     if (open < 0 || text.slice(open + 1, at).trim() !== '') continue;
     const end = objectEnd(text, open);
-    if (end < 0) continue;
+    // Unbalanced to the end of the text: no later object can close either.
+    if (end < 0) return out;
     const doc = readJsonLenient(text.slice(open, end));
     if (doc !== undefined) {
       out.push(doc);
       from = end;
     }
   }
+  return out;
 }

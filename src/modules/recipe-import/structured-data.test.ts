@@ -196,6 +196,23 @@ describe('microdata and microformats', () => {
   });
 });
 
+describe('hostile pages', () => {
+  it('read in bounded work: thousands of unclosed JSON-LD openings, nested recipe scopes and method sections', () => {
+    const openings = '{"@context": "https://schema.org", "a": ['.repeat(20_000);
+    const flight = `<script>self.__next_f.push(${JSON.stringify([1, openings])})</script>`;
+    expect(parseHtmlRecipes(page('', flight), 'f')).toEqual([]);
+    const nested =
+      '<div itemscope itemtype="https://schema.org/Recipe"><span itemprop="recipeIngredient">1 egg</span>'.repeat(
+        3000,
+      ) + '</div>'.repeat(3000);
+    expect(parseHtmlRecipes(page('', nested), 'f').length).toBeLessThanOrEqual(50);
+    const sections =
+      '<div class="instructions"><p>Stir the pot slowly.</p>'.repeat(3000) + '</div>'.repeat(3000);
+    const stub = ldJson({ '@type': 'Recipe', name: 'Stew', recipeIngredient: ['1 onion'] });
+    expect(parseHtmlRecipes(page(stub, sections), 'f')[0]!.steps.length).toBeGreaterThan(0);
+  });
+});
+
 describe('Markdown front matter through a YAML parser', () => {
   it('reads folded descriptions, quoted titles with comments, lists and dates', () => {
     const text = `---

@@ -134,6 +134,9 @@ function scopeNode(scope: Element): Record<string, Json> {
   return node;
 }
 
+/** Recipes read from one page at most (a page holds one, a round-up a few dozen). */
+const MAX_RECIPES = 50;
+
 const RECIPE_PROPS = new Set(['recipeIngredient', 'ingredients', 'recipeInstructions', 'recipeYield']);
 
 function microdataRecipes(elements: readonly Element[]): RecipeNode[] {
@@ -142,8 +145,10 @@ function microdataRecipes(elements: readonly Element[]): RecipeNode[] {
       attr(el, 'itemscope') !== undefined &&
       (attr(el, 'itemtype') ?? '').split(/\s+/).some((t) => /schema\.org\/Recipe$/i.test(t)),
   );
-  // A scope inside another recipe scope is that recipe's part, not a recipe of its own.
-  const outer = scopes.filter((s) => !scopes.some((o) => o !== s && isInside(s, o)));
+  // A scope inside another recipe scope is that recipe's part, not a recipe of its own. A page
+  // carries a few recipes; a hostile one thousands, which are not worth a quadratic check.
+  const few = scopes.slice(0, MAX_RECIPES);
+  const outer = few.filter((s) => !few.some((o) => o !== s && isInside(s, o)));
   if (outer.length > 0) return outer.map((s) => ({ form: 'microdata', node: scopeNode(s) }));
   return orphanProperties(elements);
 }
@@ -182,7 +187,9 @@ function pageTitle(elements: readonly Element[]): string | undefined {
 // ---- hRecipe microformat ---------------------------------------------------------------------------
 
 function microformatRecipes(elements: readonly Element[]): RecipeNode[] {
-  const roots = elements.filter((el) => classes(el).has('hrecipe') || classes(el).has('h-recipe'));
+  const roots = elements
+    .filter((el) => classes(el).has('hrecipe') || classes(el).has('h-recipe'))
+    .slice(0, MAX_RECIPES);
   return roots.map((root) => {
     const inside = elementsOf(root.children);
     const having = (...names: string[]) => inside.filter((el) => names.some((n) => classes(el).has(n)));
@@ -208,6 +215,9 @@ function microformatRecipes(elements: readonly Element[]): RecipeNode[] {
 
 // ---- steps the structured data leaves out ----------------------------------------------------------
 
+/** Sections named like a method or ingredient list looked into at most (each costs a walk). */
+const MAX_CONTAINERS = 20;
+
 const STEP_CONTAINER =
   /(?:^|[-_\s])(?:instructions?|directions?|method|preparation|steps|zubereitung|bereiding|bereidingswijze|preparacion|preparazione|procedimento|modo-de-preparo)(?:$|[-_\s])/i;
 
@@ -217,8 +227,10 @@ const STEP_CONTAINER =
  * taken; only for a recipe the structured data already found.
  */
 function pageSteps(elements: readonly Element[]): string[] {
-  for (const el of elements) {
-    if (!STEP_CONTAINER.test(`${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`)) continue;
+  const containers = elements
+    .filter((el) => STEP_CONTAINER.test(`${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`))
+    .slice(0, MAX_CONTAINERS);
+  for (const el of containers) {
     const inside = elementsOf(el.children);
     const items = inside.filter((c) => c.name === 'li');
     const blocks = items.length > 0 ? items : inside.filter((c) => c.name === 'p');
@@ -240,8 +252,10 @@ function pageIngredients(elements: readonly Element[]): string[] {
       .filter((li) => !elementsOf(li.children).some((c) => c.name === 'li'))
       .map((li) => innerText(li).replace(/\s+/g, ' ').trim())
       .filter((t) => t.length >= 2 && t.length <= 200);
-  for (const el of elements) {
-    if (!INGREDIENT_CONTAINER.test(`${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`)) continue;
+  const containers = elements
+    .filter((el) => INGREDIENT_CONTAINER.test(`${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`))
+    .slice(0, MAX_CONTAINERS);
+  for (const el of containers) {
     const found = lines(elementsOf(el.children).filter((c) => c.name === 'li'));
     if (found.length > 0) return found;
   }
@@ -283,9 +297,9 @@ const hasProperty = (node: Record<string, Json>, name: RegExp) =>
 export function recipeNodesOfHtml(html: string): RecipeNode[] {
   const dom = parseDocument(html, { decodeEntities: true });
   const elements = elementsOf(dom.children);
-  const fromJsonLd = jsonLdScripts(elements).flatMap((doc) =>
-    jsonLdRecipeNodes(doc).map((node) => ({ form: 'json-ld' as const, node })),
-  );
+  const fromJsonLd = jsonLdScripts(elements)
+    .flatMap((doc) => jsonLdRecipeNodes(doc).map((node) => ({ form: 'json-ld' as const, node })))
+    .slice(0, MAX_RECIPES);
   const found =
     fromJsonLd.length > 0
       ? fromJsonLd
