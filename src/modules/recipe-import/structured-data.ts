@@ -44,17 +44,17 @@ export function jsonLdRecipeNodes(doc: Json): Record<string, Json>[] {
   return out;
 }
 
+/** Every element below `nodes`, in document order (iterative: a page may nest very deep). */
 const elementsOf = (nodes: readonly AnyNode[]): Element[] => {
   const out: Element[] = [];
-  const walk = (list: readonly AnyNode[]) => {
-    for (const n of list) {
-      if (n.type === 'tag' || n.type === 'script' || n.type === 'style') {
-        out.push(n as Element);
-        walk((n as Element).children);
-      }
-    }
-  };
-  walk(nodes);
+  const stack: AnyNode[] = [...nodes].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type !== 'tag' && n.type !== 'script' && n.type !== 'style') continue;
+    out.push(n as Element);
+    const children = (n as Element).children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
   return out;
 };
 
@@ -293,8 +293,40 @@ const hasProperty = (node: Record<string, Json>, name: RegExp) =>
     ([key, value]) => name.test(key) && JSON.stringify(value).replace(/[\s"[\]{}]/g, '').length > 0,
   );
 
-/** Every Recipe the page carries; JSON-LD first (the richest form), then microdata, then microformats. */
+/**
+ * Tens of thousands of unclosed containers cost the HTML parser time that grows with the square of
+ * the depth (200,000 took 20 s); no page nests its containers a thousand deep, so such a page is
+ * not read at all. Containers only: lists and paragraphs are closed implicitly and do not count.
+ */
+const MAX_NESTING = 1000;
+const CONTAINER_TAG =
+  /<(\/?)(?:div|span|section|article|main|aside|ul|ol|table|form|blockquote|nav|header|footer)\b[^>]*?(\/?)>/gi;
+
+function nestsTooDeep(html: string): boolean {
+  let depth = 0;
+  for (const m of html.matchAll(CONTAINER_TAG)) {
+    if (m[2]) continue; // <div/>
+    depth = m[1] ? Math.max(depth - 1, 0) : depth + 1;
+    if (depth > MAX_NESTING) return true;
+  }
+  return false;
+}
+
+/**
+ * Every Recipe the page carries; JSON-LD first (the richest form), then microdata, then
+ * microformats. A page nested so deep that reading its text overflows the stack carries none.
+ */
 export function recipeNodesOfHtml(html: string): RecipeNode[] {
+  if (nestsTooDeep(html)) return [];
+  try {
+    return readNodes(html);
+  } catch (error) {
+    if (error instanceof RangeError) return [];
+    throw error;
+  }
+}
+
+function readNodes(html: string): RecipeNode[] {
   const dom = parseDocument(html, { decodeEntities: true });
   const elements = elementsOf(dom.children);
   const fromJsonLd = jsonLdScripts(elements)
