@@ -74,7 +74,7 @@ export async function billingRoutes(app: FastifyInstance, options: BillingRouteO
       config: { auth: 'none', rateLimit: options.webhookRateLimit },
       schema: {
         tags: ['subscription'],
-        summary: 'Payment provider events, signed in the Payment-Signature header',
+        summary: 'Payment provider events, signed in the Payment-Signature (or Stripe-Signature) header',
         description:
           'Verified with PAYMENT_WEBHOOK_SECRET (t=…,v1=HMAC-SHA256 of "t.body", 5-minute tolerance). ' +
           'Each event id is applied once; re-deliveries and unhandled types answer {received:true}.',
@@ -82,7 +82,8 @@ export async function billingRoutes(app: FastifyInstance, options: BillingRouteO
       },
       handler: async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = request.headers['payment-signature'];
+        // Stripe signs in its own header; a proxy (or the contract's clients) may name it Payment-Signature.
+        const header = request.headers['payment-signature'] ?? request.headers['stripe-signature'];
         await billing.handleWebhook(raw, Array.isArray(header) ? header[0] : header);
         return { received: true as const };
       },

@@ -87,6 +87,21 @@ describe('signature (Payment-Signature, contract §10)', () => {
     expect(await tierOf(u.token)).toBe('pro');
   });
 
+  it('accepts Stripe’s own Stripe-Signature header as a real delivery sends it', async () => {
+    const u = await subscriber();
+    const body = JSON.stringify(eventEnvelope('customer.subscription.created', u.sub()));
+    const stripeHeader = (signature: string) =>
+      api('POST', '/api/subscription/webhook', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      });
+    expectProblem(await stripeHeader(signPayload(body, 'whsec_someone_else')), 400, 'invalid_signature');
+    expect(await tierOf(u.token)).toBe('free');
+    const res = await stripeHeader(signPayload(body, SECRET));
+    expect(res.status).toBe(200);
+    expect(await tierOf(u.token)).toBe('pro');
+  });
+
   it('answers 200 for event types it does not handle', async () => {
     const res = await deliver(
       eventEnvelope('checkout.session.completed', { id: 'cs_x', object: 'checkout.session' }),
