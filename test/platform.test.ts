@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ConfigError, parseConfig } from '../src/platform/config.ts';
+import { ConfigError, loadDotEnv, parseConfig } from '../src/platform/config.ts';
 import { addressKey } from '../src/platform/http/client-address.ts';
 import { pagination } from '../src/platform/http/ids.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
@@ -313,6 +316,28 @@ describe('rate limits that cannot be dodged', () => {
     ]);
     expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
     expect(() => parseConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads a .env file without overriding the real environment, and .env.example lists every setting', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mise-env-'));
+    const file = path.join(dir, '.env');
+    writeFileSync(file, 'MISE_TEST_FROM_FILE=file\nMISE_TEST_BOTH=file\n');
+    process.env.MISE_TEST_BOTH = 'environment';
+    try {
+      expect(loadDotEnv(path.join(dir, 'absent.env'))).toBe(false);
+      expect(loadDotEnv(file)).toBe(true);
+      expect(process.env.MISE_TEST_FROM_FILE).toBe('file');
+      expect(process.env.MISE_TEST_BOTH).toBe('environment');
+    } finally {
+      delete process.env.MISE_TEST_FROM_FILE;
+      delete process.env.MISE_TEST_BOTH;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const example = readFileSync(path.resolve(import.meta.dirname, '../.env.example'), 'utf8');
+    const config = readFileSync(path.resolve(import.meta.dirname, '../src/platform/config.ts'), 'utf8');
+    const settings = [...config.matchAll(/^  ([A-Z][A-Z_]+):/gm)].map((m) => m[1]!);
+    expect(settings.length).toBeGreaterThan(40);
+    expect(settings.filter((name) => !new RegExp(`^# ${name}=`, 'm').test(example))).toEqual([]);
   });
 
   it('allows recipe imports from non-public networks only when told, and checks the list at start', () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
@@ -145,8 +146,20 @@ function blankToUndefined(source: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-export function parseConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(blankToUndefined(source));
+/**
+ * Settings from a `.env` file (in the working directory unless told), for a self-hoster who keeps
+ * them in one file. The real environment wins over the file. Answers whether a file was read.
+ */
+export function loadDotEnv(file = '.env'): boolean {
+  if (!existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
+}
+
+/** The service's settings: from `source`, or from the environment and a `.env` file when none is given. */
+export function parseConfig(source?: NodeJS.ProcessEnv): Config {
+  if (source === undefined) loadDotEnv();
+  const parsed = envSchema.safeParse(blankToUndefined(source ?? process.env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
