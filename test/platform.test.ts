@@ -335,7 +335,7 @@ describe('rate limits that cannot be dodged', () => {
     }
     const example = readFileSync(path.resolve(import.meta.dirname, '../.env.example'), 'utf8');
     const config = readFileSync(path.resolve(import.meta.dirname, '../src/platform/config.ts'), 'utf8');
-    const settings = [...config.matchAll(/^  ([A-Z][A-Z_]+):/gm)].map((m) => m[1]!);
+    const settings = [...config.matchAll(/^ {2}([A-Z][A-Z_]+):/gm)].map((m) => m[1]!);
     expect(settings.length).toBeGreaterThan(40);
     expect(settings.filter((name) => !new RegExp(`^# ${name}=`, 'm').test(example))).toEqual([]);
   });
