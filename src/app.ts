@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -99,6 +100,17 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  // Browser clients on other origins: only those CORS_ORIGINS names, with credentials (the refresh
+  // cookie); none without the setting.
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Chat-Shape', 'X-Request-Id'],
+      maxAge: 600,
+    });
+  }
   await app.register(cookie);
   const limitKeys = await registerRateLimit(app, {
     max: config.rateLimit.max,
@@ -151,6 +163,11 @@ const DOCS_PREFIX = '/api/docs';
 function requireAuthDeclaration(route: RouteOptions): void {
   if (route.config?.auth !== undefined) return;
   if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`)) {
+    route.config = { ...route.config, auth: 'none' };
+    return;
+  }
+  // The CORS preflight answer (@fastify/cors): it carries no credentials and does nothing.
+  if (route.method === 'OPTIONS' && route.url === '*') {
     route.config = { ...route.config, auth: 'none' };
     return;
   }

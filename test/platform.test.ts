@@ -386,3 +386,36 @@ describe('configuration', () => {
     expect(parseConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).cookieSecure).toBe(true);
   });
 });
+
+describe('CORS_ORIGINS', () => {
+  it('lets only the listed browser origins call the API with credentials; none without the setting', async () => {
+    const listed = await startTestApp({ CORS_ORIGINS: 'https://app.example, https://admin.example/' });
+    try {
+      const preflight = await fetch(`${listed.baseUrl}/api/recipes`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+      const get = await fetch(`${listed.baseUrl}/api/health`, {
+        headers: { origin: 'https://admin.example' },
+      });
+      expect(get.headers.get('access-control-allow-origin')).toBe('https://admin.example');
+      const evil = await fetch(`${listed.baseUrl}/api/health`, {
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await listed.close();
+    }
+    const plain = await fetch(`${ctx.baseUrl}/api/health`, { headers: { origin: 'https://app.example' } });
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+    expect(() => parseConfig({ CORS_ORIGINS: '*' })).toThrow(/CORS_ORIGINS/);
+    expect(() => parseConfig({ CORS_ORIGINS: 'https://app.example/path' })).toThrow(/CORS_ORIGINS/);
+  });
+});

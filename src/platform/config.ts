@@ -76,6 +76,18 @@ const envSchema = z.object({
     ),
   RECIPE_IMPORT_MAX_BYTES: positiveInt.default(5_000_000),
   RECIPE_IMPORT_TIMEOUT_MS: positiveInt.default(10_000),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .refine(
+      (v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^https?:\/\/[^/\s*]+\/?$/i.test(o)),
+      'must be a comma-separated list of origins such as https://app.example.com (no paths, no *)',
+    ),
   RUN_WORKERS: booleanFromEnv.default(true),
   SEED_CATALOG: booleanFromEnv.default(true),
 });
@@ -132,6 +144,8 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** Recipe import by URL: how much and how long a page fetch may take; non-public networks allowed. */
   recipeImport: { allowedNetworks: string[]; maxBytes: number; timeoutMs: number };
+  /** Origins whose browsers may call the API with credentials (CORS); empty: same-origin only. */
+  corsOrigins: string[];
   runWorkers: boolean;
   seedCatalog: boolean;
 }
@@ -221,6 +235,9 @@ export function parseConfig(source?: NodeJS.ProcessEnv): Config {
       modelCallsPaid: e.MODEL_CALLS_PER_DAY_PAID,
     },
     candidateMinConfidence: e.CANDIDATE_MIN_CONFIDENCE,
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
     recipeImport: {
       allowedNetworks: e.RECIPE_IMPORT_ALLOWED_NETWORKS.split(',')
         .map((c) => c.trim())
