@@ -15,14 +15,22 @@ import {
   registerErrorHandling,
 } from './platform/http/error-handler.ts';
 import { registerIdempotency } from './platform/idempotency/hook.ts';
+import { observabilityRoutes, registerRequestMetrics } from './platform/http/observability.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { Metrics } from './platform/observability/metrics.ts';
 import { registerRateLimit } from './platform/http/rate-limit.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { loggerOptions } from './platform/logger.ts';
 import { connectRedis } from './platform/redis.ts';
 import { fastifyTrustProxy } from './platform/http/client-address.ts';
 import { TokenService } from './platform/security/tokens.ts';
-import { createServices, registerModuleRoutes, type PlatformDeps, type Services } from './modules/index.ts';
+import {
+  createServices,
+  registerMetricGauges,
+  registerModuleRoutes,
+  type PlatformDeps,
+  type Services,
+} from './modules/index.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -53,8 +61,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     tokens: new TokenService(options.jwtSecret),
     now: options.now ?? (() => new Date()),
     redis,
+    metrics: new Metrics(),
   };
   const services = createServices(deps);
+  registerMetricGauges(services, database);
 
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.logLevel),
@@ -99,6 +109,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     return parseJson(request, body as string, done);
   });
   registerErrorHandling(app);
+  registerRequestMetrics(app, services.metrics);
   registerSecurityHeaders(app);
   // Browser clients on other origins: only those CORS_ORIGINS names, with credentials (the refresh
   // cookie); none without the setting.
@@ -133,6 +144,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       if (await database.ping()) return { status: 'ok' as const };
       throw serviceUnavailable('The database does not answer.');
     },
+  });
+
+  await app.register(observabilityRoutes, {
+    metrics: services.metrics,
+    token: config.metricsToken,
+    database,
   });
 
   registerIdempotency(app, deps.uow, deps.now);

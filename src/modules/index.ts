@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LimitKeys } from '../platform/http/rate-limit.ts';
 import { DailyAllowances } from '../platform/quotas/daily-allowance.ts';
+import { jobCounts } from '../platform/jobs/queue.ts';
+import { meteredLlm } from '../platform/observability/metered-llm.ts';
+import { Metrics } from '../platform/observability/metrics.ts';
 import { LoginThrottle, MemoryFailureStore, RedisFailureStore } from '../platform/security/login-throttle.ts';
 import type { Config } from '../platform/config.ts';
 import type { AnyDb, DatabaseHandle } from '../platform/db/database.ts';
@@ -46,6 +49,7 @@ import { assistantMealPlans } from './chat/meal-plans-adapter.ts';
 import { ChatRepository } from './chat/repository.ts';
 import { chatRoutes } from './chat/routes.ts';
 import { ChatService } from './chat/service.ts';
+import { SpendService, spendRoutes } from './chat/spend.ts';
 import { LlmUsageService } from './chat/usage.ts';
 import { plannerRoutes } from './planner/routes.ts';
 import { PlannerService } from './planner/service.ts';
@@ -70,6 +74,8 @@ export interface PlatformDeps {
   now: () => Date;
   /** Shared counters between instances (REDIS_URL); undefined: this process's memory. */
   redis?: Redis | undefined;
+  /** The app's metrics registry; commands without an HTTP listener get a private one. */
+  metrics?: Metrics;
 }
 
 /**
@@ -91,6 +97,9 @@ export interface Services {
   /** The language model (503 not_configured per purpose when its settings are missing). */
   llm: LlmProvider;
   llmUsage: LlmUsageService;
+  /** Model spend per day, feature and user (admin report). */
+  spend: SpendService;
+  metrics: Metrics;
   chat: ChatService;
   planner: PlannerService;
   aiRecipes: AiRecipesService;
@@ -158,8 +167,15 @@ export function createServices(deps: PlatformDeps): Services {
     uow: deps.uow,
   });
   const llm = createLlmProvider(deps.config.llm);
+  const metrics = deps.metrics ?? new Metrics();
+  const meter = { metrics, prices: deps.config.modelPrices };
   const chatRepo = new ChatRepository(deps.db);
-  const llmUsage = new LlmUsageService(chatRepo, deps.now, {
+  const spend = new SpendService(
+    chatRepo,
+    (userId) => accounts.getProfile(userId).catch(() => undefined),
+    deps.now,
+  );
+  const llmUsage = new LlmUsageService(chatRepo, deps.now, meter, {
     allowances,
     limitFor: async (userId) =>
       (await accounts.getProfile(userId)).tier === 'free' ? quotas.modelCallsFree : quotas.modelCallsPaid,
@@ -195,7 +211,12 @@ export function createServices(deps: PlatformDeps): Services {
     llm,
     usage: llmUsage,
   });
-  const storesModule = createStoresModule(deps, { shopping, ingredients, llm });
+  // Flyer reading is the service's own spend (no user): counted in the metrics only.
+  const storesModule = createStoresModule(deps, {
+    shopping,
+    ingredients,
+    llm: meteredLlm(llm, 'flyer', meter),
+  });
   const importLimits = deps.config.recipeImport;
   const recipeImport = new RecipeImportService({
     recipes,
@@ -228,10 +249,47 @@ export function createServices(deps: PlatformDeps): Services {
     images,
     llm,
     llmUsage,
+    spend,
+    metrics,
     chat,
     planner,
     aiRecipes,
   };
+}
+
+/** Figures read at each scrape: connections, job queues and their outcomes, flyer and image jobs. */
+export function registerMetricGauges(services: Services, database: DatabaseHandle): void {
+  const { metrics } = services;
+  const pool = database.pool;
+  if (pool) {
+    metrics.gauge('mise_db_pool_connections', 'PostgreSQL pool connections by state', ['state'], async () => [
+      { labels: { state: 'total' }, value: pool.totalCount },
+      { labels: { state: 'idle' }, value: pool.idleCount },
+      { labels: { state: 'waiting' }, value: pool.waitingCount },
+    ]);
+  }
+  metrics.gauge(
+    'mise_jobs',
+    'Background jobs by queue and state (created and retry: waiting; active; completed, failed)',
+    ['queue', 'state'],
+    async () =>
+      (await jobCounts(database)).map((r) => ({
+        labels: { queue: r.queue, state: r.state },
+        value: r.count,
+      })),
+  );
+  metrics.gauge('mise_flyer_jobs', 'Flyer processing jobs by status', ['status'], async () =>
+    (await services.stores.jobCounts()).map((r) => ({
+      labels: { status: r.status },
+      value: Number(r.count),
+    })),
+  );
+  metrics.gauge('mise_image_jobs', 'Image generation jobs by status', ['status'], async () =>
+    (await services.images.jobCounts()).map((r) => ({
+      labels: { status: r.status },
+      value: Number(r.count),
+    })),
+  );
 }
 
 export async function registerModuleRoutes(
@@ -255,6 +313,7 @@ export async function registerModuleRoutes(
   await app.register(shoppingRoutes, { shopping: services.shopping });
   await app.register(mealPlanRoutes, { mealPlans: services.mealPlans });
   await app.register(chatRoutes, { chat: services.chat });
+  await app.register(spendRoutes, { spend: services.spend });
   await app.register(plannerRoutes, { planner: services.planner });
   await app.register(aiRecipesRoutes, { aiRecipes: services.aiRecipes });
   await app.register(storesRoutes, {

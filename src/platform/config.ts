@@ -14,6 +14,23 @@ const booleanFromEnv = z
 const positiveInt = z.coerce.number().int().positive();
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
+export type ModelPrices = ReadonlyMap<string, { input: number; output: number }>;
+
+const MODEL_PRICES_FORMAT =
+  'must be a comma-separated list of model=input/output prices in USD per million tokens (gpt-4o-mini=0.15/0.6,*=1/3)';
+
+/** `model=input/output,...` (USD per million tokens); undefined when malformed. */
+export function parseModelPrices(value: string): ModelPrices | undefined {
+  const prices = new Map<string, { input: number; output: number }>();
+  for (const part of value.split(',').map((p) => p.trim())) {
+    if (!part) continue;
+    const match = /^(.+?)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(part);
+    if (!match) return undefined;
+    prices.set(match[1]!.trim(), { input: Number(match[2]), output: Number(match[3]) });
+  }
+  return prices;
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -88,6 +105,11 @@ const envSchema = z.object({
           .every((o) => /^https?:\/\/[^/\s*]+\/?$/i.test(o)),
       'must be a comma-separated list of origins such as https://app.example.com (no paths, no *)',
     ),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  MODEL_PRICES: z
+    .string()
+    .default('')
+    .refine((v) => parseModelPrices(v) !== undefined, MODEL_PRICES_FORMAT),
   RUN_WORKERS: booleanFromEnv.default(true),
   SEED_CATALOG: booleanFromEnv.default(true),
 });
@@ -146,6 +168,10 @@ export interface Config {
   recipeImport: { allowedNetworks: string[]; maxBytes: number; timeoutMs: number };
   /** Origins whose browsers may call the API with credentials (CORS); empty: same-origin only. */
   corsOrigins: string[];
+  /** Bearer token of GET /api/metrics; undefined: metrics are off (404). */
+  metricsToken: string | undefined;
+  /** USD per million input and output tokens, by model name ('*' for any other model). */
+  modelPrices: ModelPrices;
   runWorkers: boolean;
   seedCatalog: boolean;
 }
@@ -253,6 +279,8 @@ export function parseConfig(source?: NodeJS.ProcessEnv): Config {
     },
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
+    modelPrices: parseModelPrices(e.MODEL_PRICES) ?? new Map(),
     runWorkers: e.RUN_WORKERS,
     seedCatalog: e.SEED_CATALOG,
   };

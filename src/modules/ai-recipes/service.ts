@@ -73,7 +73,7 @@ export class AiRecipesService {
   async generate(userId: string, input: GenerateRecipeInput): Promise<RecipeDraft> {
     const { llm: base, usage, profiles, preferences, pantry } = this.#deps;
     base.assertConfigured('recipe');
-    const llm = usage.forUser(base, userId);
+    const llm = usage.forUser(base, userId, 'recipe');
     const [profile, weights, stock] = await Promise.all([
       profiles.getProfile(userId),
       preferences.get(userId),

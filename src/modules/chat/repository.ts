@@ -201,15 +201,17 @@ export class ChatRepository {
     calls: number;
     inputTokens: number;
     outputTokens: number;
+    costUsd: number;
   }): Promise<void> {
     await sql`
-      insert into llm_usage as u (user_id, day, purpose, model, calls, input_tokens, output_tokens)
+      insert into llm_usage as u (user_id, day, purpose, model, calls, input_tokens, output_tokens, cost_usd)
       values (${entry.userId}, ${entry.day}, ${entry.purpose}, ${entry.model}, ${entry.calls},
-              ${entry.inputTokens}, ${entry.outputTokens})
+              ${entry.inputTokens}, ${entry.outputTokens}, ${entry.costUsd})
       on conflict (user_id, day, purpose, model) do update set
         calls = u.calls + excluded.calls,
         input_tokens = u.input_tokens + excluded.input_tokens,
-        output_tokens = u.output_tokens + excluded.output_tokens`.execute(this.#db);
+        output_tokens = u.output_tokens + excluded.output_tokens,
+        cost_usd = u.cost_usd + excluded.cost_usd`.execute(this.#db);
   }
 
   async llmUsage(userId: string): Promise<
@@ -229,4 +231,37 @@ export class ChatRepository {
       .orderBy('day')
       .execute();
   }
+
+  /** Model spend between two UTC days (inclusive), grouped by `by`; top groups first when limited. */
+  async spendTotals(
+    from: string,
+    to: string,
+    by: 'all' | 'purpose' | 'day' | 'user_id',
+    limit?: number,
+  ): Promise<SpendRow[]> {
+    const key = by === 'all' ? sql<string>`''` : sql.ref<string>(by);
+    const order =
+      by === 'user_id' || by === 'purpose'
+        ? sql`order by cost_usd desc, tokens desc, key`
+        : sql`order by key`;
+    const result = await sql<SpendRow>`
+      select ${key}::text as key, coalesce(sum(calls), 0)::int as calls,
+             coalesce(sum(input_tokens), 0)::bigint as input_tokens,
+             coalesce(sum(output_tokens), 0)::bigint as output_tokens,
+             coalesce(sum(input_tokens + output_tokens), 0)::bigint as tokens,
+             coalesce(sum(cost_usd), 0)::numeric as cost_usd
+      from llm_usage where day between ${from}::date and ${to}::date
+      ${by === 'all' ? sql`` : sql`group by ${key}`}
+      ${order} ${limit === undefined ? sql`` : sql`limit ${limit}`}`.execute(this.#db);
+    return result.rows;
+  }
+}
+
+export interface SpendRow {
+  key: string;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  tokens: number;
+  cost_usd: number;
 }

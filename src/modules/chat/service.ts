@@ -186,7 +186,7 @@ export class ChatService {
       ...history,
       { role: 'user', content: userTurn(input.message, dataBlocks(promptContext)) },
     ];
-    const llm = this.#usage.forUser(this.#llm, caller.id);
+    const llm = this.#usage.forUser(this.#llm, caller.id, 'chat');
     const toolContext: ToolContext = {
       viewer,
       profile,

@@ -36,6 +36,7 @@ export interface LlmUsageTable {
   calls: number;
   input_tokens: number;
   output_tokens: number;
+  cost_usd: Generated<number>;
 }
 
 export interface ChatTables {

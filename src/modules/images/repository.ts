@@ -16,6 +16,15 @@ export class ImagesRepository {
     this.#db = db;
   }
 
+  /** Image jobs per status (metrics). */
+  async countByStatus(): Promise<{ status: string; count: number }[]> {
+    return this.#db
+      .selectFrom('image_jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('status')
+      .execute();
+  }
+
   /** False when the job id is already known (the microservice reused an id). */
   async insert(job: NewImageJob): Promise<boolean> {
     const row = await this.#db

@@ -50,6 +50,11 @@ export class ImagesService {
     this.#deps = deps;
   }
 
+  /** Image jobs per status, for the operators' metrics. */
+  jobCounts(): Promise<{ status: string; count: number }[]> {
+    return this.#deps.repo.countByStatus();
+  }
+
   startHero(caller: Principal, recipeId: string, body: Record<string, unknown>) {
     return this.#start(caller, recipeId, 'hero', 'hero', body);
   }

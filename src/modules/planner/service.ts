@@ -84,7 +84,7 @@ export class PlannerService {
         'No recipe satisfies your allergies, dietary restrictions and plan preferences.',
       );
     }
-    const llm = this.#deps.usage.forUser(this.#deps.llm, viewer.id);
+    const llm = this.#deps.usage.forUser(this.#deps.llm, viewer.id, 'plan');
     const chosen = weeks[await rerankWeeks(llm, weeks, summarize(profile))]!;
     return mealPlans.replacePlan(
       viewer,

@@ -49,6 +49,15 @@ export class StoresRepository {
     this.#db = db;
   }
 
+  /** Flyer jobs per status (metrics). */
+  async countJobsByStatus(): Promise<{ status: string; count: number }[]> {
+    return this.#db
+      .selectFrom('promotion_jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('status')
+      .execute();
+  }
+
   /** The new store, or undefined when the name (case-insensitive) is taken. */
   async insertStore(name: string, logoUrl: string): Promise<StoreRow | undefined> {
     try {

@@ -45,6 +45,11 @@ export class StoresService {
     this.#minConfidence = minConfidence;
   }
 
+  /** Flyer jobs per status, for the operators' metrics. */
+  jobCounts(): Promise<{ status: string; count: number }[]> {
+    return this.#repo.countJobsByStatus();
+  }
+
   /** Today's date (UTC), the cut-off for promotions that are still valid. */
   today(): string {
     return this.#now().toISOString().slice(0, 10);

@@ -92,3 +92,17 @@ function isVanishedSchema(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && LOOK_AROUND_RACES.has(code);
 }
+
+/**
+ * Names of this code's migrations the database has not run yet: while another instance migrates
+ * (or before this one has), the schema is not the one the code expects.
+ */
+export async function pendingMigrations(db: AnyDb, schema = 'public'): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new ModuleMigrationProvider(),
+    ...(schema !== 'public' ? { migrationTableSchema: schema } : {}),
+  });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import { pgliteExecutor } from './pglite-adapter.ts';
 
@@ -149,4 +150,15 @@ export class JobQueue {
     }
     if (update) await this.#boss.updateQueue(name, queue);
   }
+}
+
+/** Jobs per queue and state (created, retry, active, completed, failed, cancelled): queue depth and outcomes. */
+export async function jobCounts(
+  database: DatabaseHandle,
+): Promise<{ queue: string; state: string; count: number }[]> {
+  const table = sql.id(jobSchemaFor(database), 'job');
+  const result = await sql<{ queue: string; state: string; count: number }>`
+    select name as queue, state::text as state, count(*)::int as count
+    from ${table} group by name, state`.execute(database.db);
+  return result.rows;
 }
