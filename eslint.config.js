@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -16,6 +17,11 @@ export default tseslint.config(
     // Tests read loosely typed JSON answers.
     files: ['test/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // The operators' console: plain browser modules served as they are.
+    files: ['src/console/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'module' },
   },
   {
     files: ['scripts/**', 'bench/**', 'src/cli/**'],

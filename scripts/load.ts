@@ -15,6 +15,7 @@ const quick = process.argv.includes('--quick');
 const CLIENTS = arg('clients', quick ? 40 : 200);
 const DURATION_S = arg('duration', quick ? 10 : 60);
 
+const METRICS_TOKEN = 'load-metrics-token-0123456789';
 const fakeModel = await startFakeChatModel();
 const service = await startServiceProcess({
   DATA_DIR: `/tmp/mise-load-${Date.now()}`,
@@ -24,6 +25,9 @@ const service = await startServiceProcess({
   LLM_API_KEY: 'load-test',
   CHAT_MODEL: 'loopback',
   LOG_LEVEL: 'error',
+  // The service's own count of the load, scraped before and after (GET /api/metrics).
+  METRICS_TOKEN,
+  MODEL_PRICES: 'loopback=0.15/0.6',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 });
 const base = service.url;
@@ -149,6 +153,7 @@ for (let i = 0; i < CLIENTS; i += 20) {
 // Chat is Free-limited to 10 messages a day: make the load users Pro through the stored data is not
 // possible from outside, so chat beyond the limit counts as an expected 429, reported separately.
 
+const metricsBefore = await scrapeRequestCounts();
 const latencies = new Map<string, number[]>();
 const statuses = new Map<string, Map<number, number>>();
 const memory: { t: number; rssMb: number }[] = [];
@@ -177,6 +182,7 @@ await Promise.all(
   }),
 );
 clearInterval(sampler);
+const metricsAfter = await scrapeRequestCounts();
 await service.stop();
 await fakeModel.close();
 
@@ -204,6 +210,7 @@ const slope = linearSlope(
   half.map((m) => m.rssMb),
 );
 console.log(`\nerrors: ${errors}`);
+reportServiceMetrics();
 console.log(
   `memory (RSS MB): start ${memory[0]?.rssMb.toFixed(0)}, end ${memory.at(-1)?.rssMb.toFixed(0)}, max ${Math.max(...memory.map((m) => m.rssMb)).toFixed(0)}; trend over the second half ${slope.toFixed(2)} MB/s`,
 );
@@ -221,6 +228,51 @@ console.log(
     : `FAIL: ${errors} errors, ${growth.toFixed(0)} MB growth over the second half`,
 );
 process.exit(ok ? 0 : 1);
+
+/** The service's request counters per `METHOD route status`, and model figures, from its Prometheus scrape. */
+async function scrapeRequestCounts(): Promise<Map<string, number>> {
+  const res = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const counts = new Map<string, number>();
+  for (const line of (await res.text()).split('\n')) {
+    const request =
+      /^mise_http_requests_total\{method="([^"]+)",route="([^"]+)",status="(\d+)"\} (\S+)$/.exec(line);
+    if (request) counts.set(`${request[1]} ${request[2]} ${request[3]}`, Number(request[4]));
+    const model = /^mise_model_(calls_total|cost_usd_total)\{([^}]*)\} (\S+)$/.exec(line);
+    if (model)
+      counts.set(
+        `model ${model[1]} ${model[2]}`,
+        (counts.get(`model ${model[1]} ${model[2]}`) ?? 0) + Number(model[3]),
+      );
+  }
+  return counts;
+}
+
+/** What the service itself counted during the load (metrics delta) beside what the clients sent. */
+function reportServiceMetrics(): void {
+  const delta = (key: string) => (metricsAfter.get(key) ?? 0) - (metricsBefore.get(key) ?? 0);
+  let counted = 0;
+  const perRoute = new Map<string, number>();
+  for (const key of metricsAfter.keys()) {
+    if (key.startsWith('model ') || key.includes('/api/metrics')) continue;
+    const n = delta(key);
+    counted += n;
+    const route = key.split(' ').slice(0, 2).join(' ');
+    perRoute.set(route, (perRoute.get(route) ?? 0) + n);
+  }
+  const sent = [...latencies.values()].reduce((a, xs) => a + xs.length, 0);
+  const modelCalls = [...metricsAfter.keys()]
+    .filter((k) => k.startsWith('model calls_total'))
+    .reduce((a, k) => a + delta(k), 0);
+  const cost = [...metricsAfter.keys()]
+    .filter((k) => k.startsWith('model cost_usd_total'))
+    .reduce((a, k) => a + delta(k), 0);
+  console.log(
+    `service metrics (GET /api/metrics): ${counted} requests counted during the load, clients sent ${sent}; ` +
+      `${modelCalls} model calls, estimated $${cost.toFixed(4)}`,
+  );
+  const top = [...perRoute].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  console.log(`  per route: ${top.map(([r, n]) => `${r} ${n}`).join(' · ')}`);
+}
 
 function rssOf(pid: number): number {
   try {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -152,6 +154,19 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     database,
   });
 
+  // The operators' console: static files, public like any web page; its data comes from admin routes.
+  await app.register(fastifyStatic, {
+    root: CONSOLE_DIR,
+    prefix: CONSOLE_PREFIX,
+    index: false,
+    cacheControl: true,
+    maxAge: '10m',
+  });
+  // `/admin` and `/admin/` (one route: trailing slashes are ignored) open the console.
+  app.get(CONSOLE_PREFIX, { config: { auth: 'none' }, schema: { hide: true } }, (_request, reply) =>
+    reply.sendFile('index.html'),
+  );
+
   registerIdempotency(app, deps.uow, deps.now);
   await registerModuleRoutes(app, services, config, limitKeys);
   return { app, services, deps };
@@ -170,6 +185,9 @@ async function bootstrapAdmins(app: FastifyInstance, services: Services, config:
   }
 }
 
+const CONSOLE_PREFIX = '/admin/';
+const CONSOLE_DIR = path.join(import.meta.dirname, 'console');
+
 /** Routes that plugins register for the API docs: public by nature. */
 const DOCS_PREFIX = '/api/docs';
 
@@ -180,6 +198,10 @@ const DOCS_PREFIX = '/api/docs';
 function requireAuthDeclaration(route: RouteOptions): void {
   if (route.config?.auth !== undefined) return;
   if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`)) {
+    route.config = { ...route.config, auth: 'none' };
+    return;
+  }
+  if (route.url === '/admin' || route.url.startsWith(CONSOLE_PREFIX)) {
     route.config = { ...route.config, auth: 'none' };
     return;
   }

@@ -56,6 +56,7 @@ import { PlannerService } from './planner/service.ts';
 import { aiRecipesRoutes } from './ai-recipes/routes.ts';
 import { AiRecipesService } from './ai-recipes/service.ts';
 import { createStoresModule, type FlyerWorkers } from './stores/module.ts';
+import type { FlyerPagePictures } from './stores/page-pictures.ts';
 import type { PricingService } from './stores/pricing.ts';
 import { storesRoutes } from './stores/routes.ts';
 import type { StoresService } from './stores/service.ts';
@@ -105,6 +106,7 @@ export interface Services {
   aiRecipes: AiRecipesService;
   stores: StoresService;
   pricing: PricingService;
+  pagePictures: FlyerPagePictures;
   /** Starts flyer-processing workers in this process (startBackgroundWork, src/worker.ts, tests). */
   startFlyerWorker: FlyerWorkers;
   /** Stops the stores module's enqueue-only job queue. */
@@ -234,6 +236,7 @@ export function createServices(deps: PlatformDeps): Services {
   return {
     stores: storesModule.stores,
     pricing: storesModule.pricing,
+    pagePictures: storesModule.pictures,
     startFlyerWorker: storesModule.startFlyerWorker,
     closeStores: storesModule.close,
     accounts,
@@ -319,6 +322,7 @@ export async function registerModuleRoutes(
   await app.register(storesRoutes, {
     stores: services.stores,
     pricing: services.pricing,
+    pictures: services.pagePictures,
     uploadMaxBytes: config.uploadMaxBytes,
     onClose: services.closeStores,
   });

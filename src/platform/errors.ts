@@ -154,3 +154,7 @@ export const databaseTimeout = () =>
     'The database did not finish in time; nothing was changed. Try again shortly.',
     { headers: { 'retry-after': '5' } },
   );
+
+/** A stored flyer whose page cannot be drawn (a broken or hostile PDF): retrying does not help. */
+export const unreadableFlyer = (detail: string) =>
+  new AppError(422, 'unreadable_flyer', 'Unreadable flyer', detail);

@@ -21,6 +21,7 @@ import {
   FlyerWorker,
   type FlyerRecoveryPolicy,
 } from './jobs.ts';
+import { FlyerPagePictures } from './page-pictures.ts';
 import { PricingService, type ShoppingNeeds } from './pricing.ts';
 import { StoresRepository } from './repository.ts';
 import { StoresService } from './service.ts';
@@ -41,6 +42,8 @@ export type FlyerWorkers = (options?: FlyerWorkerOptions) => Promise<FlyerWorker
 export interface StoresModule {
   stores: StoresService;
   pricing: PricingService;
+  /** Flyer pages drawn for the review console. */
+  pictures: FlyerPagePictures;
   startFlyerWorker: FlyerWorkers;
   /** The reader the workers use by default (LLM first when configured, then the layout parser). */
   flyerReader: FlyerReader;
@@ -94,9 +97,11 @@ export function createStoresModule(
     return worker;
   };
 
+  const pictures = new FlyerPagePictures(repo, storage, new IsolatedPdfReader(deps.config.flyerLimits));
   return {
     stores,
     pricing,
+    pictures,
     startFlyerWorker,
     flyerReader,
     close: () => sender.stop(),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors.ts';
 import { callerOf } from '../../platform/http/auth.ts';
 import { IdParams } from '../../platform/http/ids.ts';
+import type { FlyerPagePictures } from './page-pictures.ts';
 import type { PricingService } from './pricing.ts';
 import {
   presentCandidate,
@@ -37,6 +38,7 @@ import type { StoresService } from './service.ts';
 export interface StoresRouteOptions {
   stores: StoresService;
   pricing: PricingService;
+  pictures: FlyerPagePictures;
   uploadMaxBytes: number;
   /** Called when the app closes (stops the enqueue-only job queue). */
   onClose: () => Promise<void>;
@@ -122,6 +124,28 @@ export async function storesRoutes(app: FastifyInstance, options: StoresRouteOpt
       response: { 200: JobListSchema },
     },
     handler: async (request) => ({ jobs: (await stores.listJobs(request.params.id)).map(presentJob) }),
+  });
+
+  r.get('/api/admin/jobs/:id/pages/:page', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary: "A page of a job's flyer drawn as PNG, for reviewing its candidates",
+      description:
+        'Drawn on the server from the stored PDF and cached. `X-Render-Scale` is the pixels per PDF ' +
+        'point: a candidate `box` (PDF points) times it is its place on the picture.',
+      params: z.object({ id: z.string(), page: z.string() }),
+      produces: ['image/png'],
+    },
+    handler: async (request, reply) => {
+      const page = /^\d{1,4}$/.test(request.params.page) ? Number(request.params.page) : 0;
+      const picture = await options.pictures.picture(request.params.id, page);
+      return reply
+        .type('image/png')
+        .header('x-render-scale', picture.scale.toFixed(6))
+        .header('cache-control', 'private, max-age=3600')
+        .send(picture.png);
+    },
   });
 
   r.get('/api/admin/stores/:id/candidates', {

@@ -23,9 +23,23 @@ const API: Record<string, string> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
+/** The operators' console (/admin/): its own scripts, styles and API only; page pictures are blob: URLs. */
+const CONSOLE: Record<string, string> = {
+  ...COMMON,
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' blob:; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+};
+
+function headersFor(url: string): Record<string, string> {
+  if (url.startsWith('/api/docs')) return COMMON;
+  if (url === '/admin' || url.startsWith('/admin/')) return CONSOLE;
+  return API;
+}
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(request.url.startsWith('/api/docs') ? COMMON : API);
+    reply.headers(headersFor(request.url));
     reply.header('x-request-id', request.id);
   });
 }
