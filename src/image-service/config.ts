@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Settings of the reference image microservice (README, "Image microservice"). */
+/** Settings of the reference image microservice (docs/images.md, "The reference image microservice"). */
 const envSchema = z.object({
   IMAGE_SERVICE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   IMAGE_SERVICE_HOST: z.string().min(1).default('0.0.0.0'),

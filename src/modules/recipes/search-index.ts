@@ -5,7 +5,7 @@ import type { Viewer } from './contract.ts';
  * derives them into `recipes.search`) and the columns search filters on, held in memory so that
  * a query costs work proportional to its matches at a few nanoseconds each. A common word (one
  * recipe in 12 of 100,000) is ranked and counted in well under a millisecond, where PostgreSQL
- * visits every match's heap page for ts_rank and for the count (~40 ms, see README).
+ * visits every match's heap page for ts_rank and for the count (~40 ms, see docs/recipes.md).
  *
  * The index is fed by search-feed.ts (a full load, then the recipes' change log) and serves the
  * result fields too, so a search page needs no database read (but the caller's favourites).

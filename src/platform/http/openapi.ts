@@ -11,7 +11,7 @@ const PROBLEM_JSON_SCHEMA = {
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    code: { type: 'string', description: 'stable snake_case error code (see README, Errors)' },
+    code: { type: 'string', description: 'stable snake_case error code (see docs/api.md, Errors)' },
     errors: {
       type: 'array',
       items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
@@ -64,7 +64,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'Recipes, pantry, meal plans, shopping lists priced against store promotions, an AI cooking ' +
           'assistant and paid tiers. Errors are RFC 9457 problem documents (application/problem+json) ' +
-          'with a stable `code`; see README.md for the list.',
+          'with a stable `code`; see docs/api.md for the list.',
       },
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
