@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { parseConfig } from '../config.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
 import { client, expectProblem, type Api } from '../../../test/support/http.ts';
+import { closeWithJobs, flyerForm, rowFlyer, TEST_QUEUE, waitFor } from '../../../test/support/flyers.ts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/llm-fakes.ts';
 
 const METRICS_TOKEN = 'metrics-token-for-the-tests';
@@ -44,7 +45,7 @@ describe('metrics, readiness and model spend', () => {
     admin = await createUser(ctx, { admin: true });
   });
   afterAll(async () => {
-    await ctx?.close();
+    if (ctx) await closeWithJobs(ctx);
     await fake?.close();
   });
 
@@ -141,6 +142,34 @@ describe('metrics, readiness and model spend', () => {
     });
     const top = await api('GET', '/api/admin/spend?days=1&limit=1', { token: admin.token });
     expect(top.body.top_users).toHaveLength(1);
+  });
+
+  it("counts the flyer reader's model calls under feature flyer, outside the per-user spend", async () => {
+    const worker = await ctx.services.startFlyerWorker({ queue: TEST_QUEUE });
+    try {
+      const store = await api('POST', '/api/admin/stores', {
+        token: admin.token,
+        body: { name: 'Model Market', logo_url: 'https://example.test/logo.png' },
+      });
+      const upload = await api('POST', `/api/admin/stores/${store.body.id}/promotions/upload`, {
+        token: admin.token,
+        rawBody: flyerForm((await rowFlyer()).bytes),
+      });
+      expect(upload.status).toBe(202);
+      // Polled through the service, not HTTP: the admin's requests count against RATE_LIMIT_MAX here.
+      await waitFor(async () => {
+        const [job] = await ctx.services.stores.listJobs(store.body.id);
+        return job?.status === 'completed' ? true : undefined;
+      }, 60_000);
+    } finally {
+      await worker.stop();
+    }
+    const text = (await scrape()).text;
+    expect(
+      sample(text, 'mise_model_calls_total', { feature: 'flyer', model: 'test-chat' }),
+    ).toBeGreaterThanOrEqual(1);
+    const report = await api('GET', '/api/admin/spend?days=1', { token: admin.token });
+    expect(report.body.by_feature.map((f: { feature: string }) => f.feature)).not.toContain('flyer');
   });
 
   it('keeps the spend report for admins and checks its parameters', async () => {
