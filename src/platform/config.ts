@@ -82,6 +82,7 @@ const envSchema = z.object({
   FLYER_MAX_IMAGE_PIXELS: positiveInt.default(50_000_000),
   FLYER_PAGE_TIMEOUT_MS: positiveInt.default(60_000),
   FLYER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  FILE_STORAGE: z.enum(['database', 'disk']).default('database'),
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
   RECIPE_IMPORT_ALLOWED_NETWORKS: z
@@ -168,6 +169,8 @@ export interface Config {
   recipeImport: { allowedNetworks: string[]; maxBytes: number; timeoutMs: number };
   /** Origins whose browsers may call the API with credentials (CORS); empty: same-origin only. */
   corsOrigins: string[];
+  /** Where uploaded flyers live: the shared database (any host reads them) or DATA_DIR/uploads (one host). */
+  fileStorage: Env['FILE_STORAGE'];
   /** Bearer token of GET /api/metrics; undefined: metrics are off (404). */
   metricsToken: string | undefined;
   /** USD per million input and output tokens, by model name ('*' for any other model). */
@@ -279,6 +282,7 @@ export function parseConfig(source?: NodeJS.ProcessEnv): Config {
     },
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    fileStorage: e.FILE_STORAGE,
     metricsToken: e.METRICS_TOKEN,
     modelPrices: parseModelPrices(e.MODEL_PRICES) ?? new Map(),
     runWorkers: e.RUN_WORKERS,

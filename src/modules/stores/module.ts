@@ -10,6 +10,7 @@ import {
   IsolatedPdfReader,
   type PdfLimits,
 } from '../../providers/pdf/isolated-reader.ts';
+import { DatabaseFileStorage } from '../../providers/storage/database.ts';
 import { LocalDiskStorage } from '../../providers/storage/local-disk.ts';
 import type { FileStorage } from '../../providers/storage/storage.ts';
 import { FlyerReader, type FlyerSource } from './extraction/flyer-reader.ts';
@@ -56,7 +57,11 @@ export function createStoresModule(
   collaborators: { shopping: ShoppingNeeds; ingredients: IngredientCatalog; llm: LlmProvider },
 ): StoresModule {
   const repo = new StoresRepository(deps.db);
-  const storage: FileStorage = new LocalDiskStorage(path.join(deps.config.dataDir, 'uploads'));
+  const disk = new LocalDiskStorage(path.join(deps.config.dataDir, 'uploads'));
+  // In the database by default, so a worker on another host reads what this instance stored; files
+  // an earlier version left on the disk are still found there.
+  const storage: FileStorage =
+    deps.config.fileStorage === 'database' ? new DatabaseFileStorage(deps.db, disk) : disk;
   // pg-boss reports background failures (lost connections, maintenance) as events, not throws.
   const onError = (error: Error) => {
     if (deps.config.env !== 'test') {
