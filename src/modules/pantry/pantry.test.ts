@@ -21,7 +21,7 @@ const ISO_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 async function inventory(user: TestUser, query = '') {
   const res = await api('GET', `/api/inventory${query}`, { token: user.token });
   expect(res.status).toBe(200);
-  return res.body as { items: any[]; expiring_count: number };
+  return res.body as { items: any[]; expiring_count: number; total: number };
 }
 
 async function quantityOf(user: TestUser, id: string): Promise<number | undefined> {
@@ -131,6 +131,43 @@ describe('inventory CRUD', () => {
       400,
       'validation_error',
     );
+  });
+
+  it('pages with limit/offset in the same order, total and expiring_count of the whole listing', async () => {
+    const user = await createUser(ctx);
+    const added = [];
+    for (let day = -1; day < 11; day++) {
+      added.push(
+        await addStock(ctx, user, {
+          ingredientId: ING.milk,
+          quantity: 1,
+          unit: 'l',
+          location: day % 2 ? 'fridge' : 'pantry',
+          expiryDate: dayFromToday(day),
+        }),
+      );
+    }
+    const whole = await inventory(user);
+    // Without limit: every item, as clients written before pagination expect.
+    expect(whole.items).toHaveLength(12);
+    expect(whole).toMatchObject({ total: 12, expiring_count: 5 });
+    const pages = [];
+    for (let offset = 0; offset < 12; offset += 5) {
+      const page = await inventory(user, `?limit=5&offset=${offset}`);
+      expect(page).toMatchObject({ total: 12, expiring_count: 5 });
+      pages.push(...page.items);
+    }
+    expect(pages.map((i) => i.id)).toEqual(whole.items.map((i) => i.id));
+    expect(await inventory(user, '?limit=5&offset=40')).toEqual({ items: [], total: 12, expiring_count: 5 });
+    const fridgePage = await inventory(user, '?location=fridge&limit=2');
+    expect(fridgePage.items).toHaveLength(2);
+    expect(fridgePage.total).toBe(6);
+    const notSoon = await inventory(user, '?expiring_soon=false&limit=3&offset=6');
+    expect(notSoon).toMatchObject({ total: 7, expiring_count: 0 });
+    expect(notSoon.items).toHaveLength(1);
+    for (const bad of ['?limit=0', '?limit=101', '?limit=x', '?offset=-1']) {
+      expectProblem(await api('GET', `/api/inventory${bad}`, { token: user.token }), 400, 'validation_error');
+    }
   });
 
   it('judges "expiring soon" on the UTC date of the injected clock: today + 3 days is the last one', async () => {

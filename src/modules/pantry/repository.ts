@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { InventoryRow, Location, PantryTables } from './tables.ts';
 
@@ -21,6 +22,16 @@ export interface InventoryFilter {
   location?: Location | undefined;
   /** Only rows expiring on or before this date (`YYYY-MM-DD`). */
   expiringBy?: string | undefined;
+  /** Only rows NOT expiring by this date (undated ones included). */
+  notExpiringBy?: string | undefined;
+}
+
+/** One page of a pantry listing with the figures of the whole filtered listing. */
+export interface InventoryPage {
+  rows: InventoryRow[];
+  total: number;
+  /** Rows of the whole filtered listing expiring on or before `expiringCutoff`. */
+  expiring: number;
 }
 
 export class PantryRepository {
@@ -39,6 +50,59 @@ export class PantryRepository {
       .orderBy('added_at')
       .orderBy('id')
       .execute();
+  }
+
+  /**
+   * A page of the listing (all of it without `limit`), soonest expiry first, with the total and
+   * the expiring count of the whole filtered listing. The page walks the listing index and stops
+   * at its end; the counts read the same index only.
+   */
+  async listPage(
+    userId: string,
+    filter: InventoryFilter,
+    expiringCutoff: string,
+    page: { limit?: number | undefined; offset: number },
+  ): Promise<InventoryPage> {
+    let rows = this.#filtered(userId, filter)
+      .selectAll()
+      .orderBy('expiry_date', (ob) => ob.asc().nullsLast())
+      .orderBy('added_at')
+      .orderBy('id')
+      .offset(page.offset);
+    if (page.limit !== undefined) rows = rows.limit(page.limit);
+    const counts = this.#filtered(userId, filter).select([
+      sql<number>`count(*)`.as('total_count'),
+      sql<number>`count(*) filter (where expiry_date <= ${expiringCutoff}::date)`.as('expiring_count'),
+    ]);
+    // One statement, one round trip: the counts row joined to the page (a row of nulls past its end).
+    const found = await this.#db
+      .selectFrom(counts.as('c'))
+      .leftJoinLateral(rows.as('i'), (join) => join.onTrue())
+      .selectAll('i')
+      .select(['c.total_count', 'c.expiring_count'])
+      .orderBy('i.expiry_date', (ob) => ob.asc().nullsLast())
+      .orderBy('i.added_at')
+      .orderBy('i.id')
+      .execute();
+    const first = found[0];
+    return {
+      rows: found
+        .filter((r) => r.id !== null)
+        .map(({ total_count: _t, expiring_count: _e, ...row }) => row as InventoryRow),
+      total: Number(first?.total_count ?? 0),
+      expiring: Number(first?.expiring_count ?? 0),
+    };
+  }
+
+  #filtered(userId: string, filter: InventoryFilter) {
+    let query = this.#db.selectFrom('inventory_items').where('user_id', '=', userId);
+    if (filter.location) query = query.where('location', '=', filter.location);
+    if (filter.expiringBy) query = query.where('expiry_date', '<=', filter.expiringBy);
+    if (filter.notExpiringBy) {
+      const by = filter.notExpiringBy;
+      query = query.where((eb) => eb.or([eb('expiry_date', 'is', null), eb('expiry_date', '>', by)]));
+    }
+    return query;
   }
 
   find(userId: string, id: string): Promise<InventoryRow | undefined> {

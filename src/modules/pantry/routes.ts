@@ -27,16 +27,19 @@ export async function pantryRoutes(app: FastifyInstance, options: { pantry: Pant
       summary: 'The caller’s pantry, soonest expiry first (undated last)',
       description:
         'expiring_soon=true lists items expiring today or within 3 days (UTC), expired ones included; ' +
-        'expiring_count counts such items among those listed.',
+        'expiring_count counts such items and total all items of the filtered listing. limit/offset ' +
+        'page through it; without limit every item is listed.',
       querystring: InventoryQuery,
       response: { 200: InventoryListSchema },
     },
     handler: async (request) => {
-      const { items, expiringCount } = await pantry.listItems(callerOf(request).id, {
-        location: request.query.location,
-        expiringSoon: request.query.expiring_soon,
-      });
-      return { items: items.map(presentInventoryItem), expiring_count: expiringCount };
+      const { location, expiring_soon, limit, offset } = request.query;
+      const { items, expiringCount, total } = await pantry.listItems(
+        callerOf(request).id,
+        { location, expiringSoon: expiring_soon },
+        { limit, offset },
+      );
+      return { items: items.map(presentInventoryItem), expiring_count: expiringCount, total };
     },
   });
 

@@ -24,14 +24,21 @@ export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 
 const BooleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+const blankAsMissing = (v: unknown) => (v === '' ? undefined : v);
+
 export const InventoryQuery = z.object({
   expiring_soon: BooleanQuery.optional(),
   location: Location.optional(),
+  limit: z
+    .preprocess(blankAsMissing, z.coerce.number().int().min(1).max(100).optional())
+    .describe('items per page, 1..100; without it, every item (as before pagination)'),
+  offset: z.preprocess(blankAsMissing, z.coerce.number().int().min(0).default(0)),
 });
 
 export const InventoryListSchema = z.object({
   items: z.array(InventoryItemSchema),
-  expiring_count: z.number().int(),
+  expiring_count: z.number().int().describe('items of the whole filtered listing expiring within 3 days'),
+  total: z.number().int().describe('items of the whole filtered listing'),
 });
 
 export const CreateInventoryBody = z.object({

@@ -33,8 +33,10 @@ export interface PantryItemChanges {
 
 export interface PantryListing {
   items: PantryItem[];
-  /** How many of the listed items expire soon. */
+  /** How many items of the whole filtered listing expire soon (not only of this page). */
   expiringCount: number;
+  /** Items in the whole filtered listing. */
+  total: number;
 }
 
 export class PantryService implements PantryAccess {
@@ -67,17 +69,22 @@ export class PantryService implements PantryAccess {
   async listItems(
     userId: string,
     filter: { location?: Location | undefined; expiringSoon?: boolean | undefined } = {},
+    page: { limit?: number | undefined; offset?: number | undefined } = {},
   ): Promise<PantryListing> {
     const cutoff = this.expiringCutoff();
-    const rows = await this.#repo.list(userId, {
-      location: filter.location,
-      expiringBy: filter.expiringSoon ? cutoff : undefined,
-    });
-    // expiring_soon=false lists what does NOT expire soon (undated stock included).
-    const kept =
-      filter.expiringSoon === false ? rows.filter((r) => !isExpiringSoon(r.expiry_date, cutoff)) : rows;
-    const items = await this.#toItems(kept, cutoff);
-    return { items, expiringCount: items.filter((i) => i.isExpiringSoon).length };
+    const found = await this.#repo.listPage(
+      userId,
+      {
+        location: filter.location,
+        expiringBy: filter.expiringSoon === true ? cutoff : undefined,
+        // expiring_soon=false lists what does NOT expire soon (undated stock included).
+        notExpiringBy: filter.expiringSoon === false ? cutoff : undefined,
+      },
+      cutoff,
+      { limit: page.limit, offset: page.offset ?? 0 },
+    );
+    const items = await this.#toItems(found.rows, cutoff);
+    return { items, expiringCount: found.expiring, total: found.total };
   }
 
   async get(userId: string, id: string): Promise<PantryItem> {

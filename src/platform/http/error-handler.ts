@@ -144,7 +144,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     status: 400,
     code: 'bad_request',
     title: 'Bad Request',
-    detail: 'The request is not valid HTTP.',
+    detail: `The request is not valid HTTP${error.code ? ` (${error.code})` : ''}.`,
   };
   const body = JSON.stringify({
     type: problemTypeUri(known.code),
