@@ -308,6 +308,62 @@ describe('stored promotion matches', () => {
     expect(await butterStores()).toEqual(['Gamma Grocer', 'Beta Market']);
   });
 
+  it('answers again from its cache until the list, the promotions or the day change', async () => {
+    let reads = 0;
+    class CountingRepository extends StoresRepository {
+      override matchState(ids: readonly number[], today: string) {
+        reads += 1;
+        return super.matchState(ids, today);
+      }
+    }
+    let today = new Date().toISOString().slice(0, 10);
+    const pricing = new PricingService(
+      new CountingRepository(ctx.database.db as unknown as Kysely<StoresTables>),
+      ctx.services.shopping,
+      ctx.services.ingredients,
+      () => today,
+    );
+    const first = await pricing.prices(buyer.user.id);
+    const afterFirst = reads;
+    expect(afterFirst).toBeGreaterThan(0);
+    expect(await pricing.prices(buyer.user.id)).toBe(first);
+    expect(reads).toBe(afterFirst);
+
+    // The list changes: computed again.
+    const added = await api('POST', '/api/shopping-list', {
+      token: buyer.token,
+      body: { ingredient_id: MILK, quantity: 1, unit: 'l' },
+    });
+    const withMilk = await pricing.prices(buyer.user.id);
+    expect(reads).toBeGreaterThan(afterFirst);
+    expect(withMilk.map((i) => i.ingredientName)).toHaveLength(first.length + 1);
+
+    // A live promotion changes price: the new price is what the next answer holds.
+    const beta = (await api('GET', '/api/stores')).body.find(
+      (s: { name: string }) => s.name === 'Beta Market',
+    );
+    const promotions = await api('GET', `/api/stores/${beta.id}/promotions?q=milk`);
+    const milkOffer = promotions.body.items[0];
+    const beforeEdit = reads;
+    await api('PUT', `/api/admin/candidates/${milkOffer.id}`, {
+      token: admin.token,
+      body: { discounted_price: 0.42 },
+    });
+    const edited = await pricing.prices(buyer.user.id);
+    expect(reads).toBeGreaterThan(beforeEdit);
+    const milkPrices = edited.find((i) =>
+      i.prices.some((p) => p.storeName === 'Beta Market' && p.discountedPrice === 0.42),
+    );
+    expect(milkPrices).toBeDefined();
+
+    // Another day: computed again (offers may have expired at midnight).
+    const beforeDay = reads;
+    today = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await pricing.prices(buyer.user.id);
+    expect(reads).toBeGreaterThan(beforeDay);
+    await api('DELETE', `/api/shopping-list/${added.body.id}`, { token: buyer.token });
+  });
+
   it('editing a live promotion matches it again', async () => {
     const [row] = (
       await sql<{ id: string }>`select id from promotions where product = 'Salted Butter'`.execute(

@@ -118,11 +118,21 @@ function pricer(
     : (price) => round2(price * Math.ceil(units - 1e-9));
 }
 
+/** Users whose last prices are kept (about 20 KB each for a 100-item list). */
+const PRICES_CACHE_USERS = 500;
+
 export class PricingService {
   readonly #repo: StoresRepository;
   readonly #shopping: ShoppingNeeds;
   readonly #catalog: IngredientCatalog;
   readonly #today: () => string;
+  /**
+   * Each user's last prices with what they were computed from: the unchecked items, the
+   * ingredients' match terms, the promotions version and the day. Any change to one of those is a
+   * miss, so a hit answers what computing again would (and every instance reads the versions from
+   * the database).
+   */
+  readonly #recent = new Map<string, { key: string; prices: ItemPrices[] }>();
 
   constructor(
     repo: StoresRepository,
@@ -138,13 +148,32 @@ export class PricingService {
 
   /** Per unchecked item, the best matching live promotion of each store, cheapest first. */
   async prices(userId: string): Promise<ItemPrices[]> {
-    const needs = await this.#shopping.listUnchecked(userId);
+    const [needs, version] = await Promise.all([
+      this.#shopping.listUnchecked(userId),
+      this.#repo.promotionsVersion(),
+    ]);
     const ingredients = await this.#catalog.getMany(needs.map((n) => n.ingredientId));
+    const key = JSON.stringify([
+      version,
+      this.#today(),
+      needs.map((n) => [n.ingredientId, n.name, n.quantity, n.unit]),
+      [...ingredients.values()].map((i) => matchTerms(i).terms),
+    ]);
+    const recent = this.#recent.get(userId);
+    if (recent?.key === key) return recent.prices;
     const matches = await this.#matchesOf([...ingredients.values()]);
-    return needs.map((need) => ({
+    const prices = needs.map((need) => ({
       ingredientName: need.name,
       prices: bestPerStore(matches.get(need.ingredientId) ?? [], need, ingredients.get(need.ingredientId)),
     }));
+    this.#remember(userId, key, prices);
+    return prices;
+  }
+
+  #remember(userId: string, key: string, prices: ItemPrices[]): void {
+    this.#recent.delete(userId); // re-inserted last: the map's order is the eviction order
+    this.#recent.set(userId, { key, prices });
+    if (this.#recent.size > PRICES_CACHE_USERS) this.#recent.delete(this.#recent.keys().next().value!);
   }
 
   /**

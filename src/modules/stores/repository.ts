@@ -76,6 +76,21 @@ export class StoresRepository {
     return this.#db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /**
+   * Changes whenever a live promotion of any store is added, edited or withdrawn (every such change
+   * stamps its store's promotions_changed_at in the same transaction) or a store is added.
+   */
+  async promotionsVersion(): Promise<string> {
+    const row = await this.#db
+      .selectFrom('stores')
+      .select([
+        sql<string>`coalesce(max(promotions_changed_at)::text, '')`.as('changed'),
+        sql<number>`count(*)`.as('stores'),
+      ])
+      .executeTakeFirstOrThrow();
+    return `${row.changed}|${row.stores}`;
+  }
+
   async listStores(today: string): Promise<StoreListRow[]> {
     return this.#db
       .selectFrom('stores as s')
