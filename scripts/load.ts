@@ -7,13 +7,21 @@ import { startServiceProcess } from '../test/support/processes.ts';
  * and the service's memory over time, with a growth trend over the second half of the run.
  *
  *   npm run load -- [--clients=200] [--duration=60] [--quick]
+ *   npm run load -- --soak [--duration=3600] [--clients=100]
  * Uses DATABASE_URL when set (a fresh database is recommended), otherwise an embedded one.
+ *
+ * --soak judges a long run: zero errors, the RSS trend over the second half within ±0.05 MB/s,
+ * and p99 steady (the second half's p99 at most 1.5× the first half's, the first tenth being
+ * warm-up). When memory still grows, two heap snapshots of the service (before and after a further
+ * probe load) are compared by constructor and the biggest growers printed.
  */
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const quick = process.argv.includes('--quick');
-const CLIENTS = arg('clients', quick ? 40 : 200);
-const DURATION_S = arg('duration', quick ? 10 : 60);
+const soak = process.argv.includes('--soak');
+const CLIENTS = arg('clients', quick ? 40 : soak ? 100 : 200);
+const DURATION_S = arg('duration', quick ? 10 : soak ? 3600 : 60);
+const SNAPSHOT_DIR = `/tmp/mise-soak-${Date.now()}`;
 
 const METRICS_TOKEN = 'load-metrics-token-0123456789';
 const fakeModel = await startFakeChatModel();
@@ -28,6 +36,8 @@ const service = await startServiceProcess({
   // The service's own count of the load, scraped before and after (GET /api/metrics).
   METRICS_TOKEN,
   MODEL_PRICES: 'loopback=0.15/0.6',
+  // A soak may need heap snapshots of the service: SIGUSR2 writes one into SNAPSHOT_DIR.
+  ...(soak ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` } : {}),
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 });
 const base = service.url;
@@ -163,26 +173,42 @@ const sampler = setInterval(
   1000,
 );
 
-await Promise.all(
-  sessions.map(async (s) => {
-    while (Date.now() - started < DURATION_S * 1000) {
-      const action = chooseAction();
-      const t0 = performance.now();
-      let status: number;
-      try {
-        status = (await action.run(s)).status;
-      } catch {
-        status = -1;
+/** Every request of the measured run: when it ended (s from the start) and how long it took. */
+const timeline: { t: number; ms: number }[] = [];
+
+async function drive(seconds: number, record: boolean): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    sessions.map(async (s) => {
+      while (Date.now() < until) {
+        const action = chooseAction();
+        const t0 = performance.now();
+        let status: number;
+        try {
+          status = (await action.run(s)).status;
+        } catch {
+          status = -1;
+        }
+        const ms = performance.now() - t0;
+        if (!record) continue;
+        (latencies.get(action.label) ?? latencies.set(action.label, []).get(action.label)!).push(ms);
+        const byStatus = statuses.get(action.label) ?? statuses.set(action.label, new Map()).get(action.label)!;
+        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+        timeline.push({ t: (Date.now() - started) / 1000, ms });
       }
-      const ms = performance.now() - t0;
-      (latencies.get(action.label) ?? latencies.set(action.label, []).get(action.label)!).push(ms);
-      const byStatus = statuses.get(action.label) ?? statuses.set(action.label, new Map()).get(action.label)!;
-      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    }
-  }),
-);
+    }),
+  );
+}
+
+await drive(DURATION_S, true);
 clearInterval(sampler);
 const metricsAfter = await scrapeRequestCounts();
+const half = memory.filter((m) => m.t >= DURATION_S / 2);
+const slope = linearSlope(
+  half.map((m) => m.t),
+  half.map((m) => m.rssMb),
+);
+const heapGrowth = soak && slope > 0.05 ? await compareHeapSnapshots() : undefined;
 await service.stop();
 await fakeModel.close();
 
@@ -204,11 +230,6 @@ for (const [label, xs] of latencies) {
     `| ${label} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | ${byStatus.map(([st, n]) => `${st}×${n}`).join(' ')} |`,
   );
 }
-const half = memory.filter((m) => m.t >= DURATION_S / 2);
-const slope = linearSlope(
-  half.map((m) => m.t),
-  half.map((m) => m.rssMb),
-);
 console.log(`\nerrors: ${errors}`);
 reportServiceMetrics();
 console.log(
@@ -221,6 +242,7 @@ console.log(
     .join(' ')}`,
 );
 const growth = slope * (DURATION_S / 2);
+if (soak) process.exit(judgeSoak() ? 0 : 1);
 const ok = errors === 0 && growth < 50;
 console.log(
   ok
@@ -228,6 +250,115 @@ console.log(
     : `FAIL: ${errors} errors, ${growth.toFixed(0)} MB growth over the second half`,
 );
 process.exit(ok ? 0 : 1);
+
+/** The soak's verdict: errors, memory slope within ±0.05 MB/s, p99 of the second half vs the first. */
+function judgeSoak(): boolean {
+  const windows = 10;
+  const p99s = Array.from({ length: windows }, (_, w) => {
+    const from = (DURATION_S * w) / windows;
+    const to = (DURATION_S * (w + 1)) / windows;
+    return pct(
+      timeline.filter((r) => r.t >= from && r.t < to).map((r) => r.ms),
+      99,
+    );
+  });
+  const firstHalf = pct(
+    timeline.filter((r) => r.t >= DURATION_S / 10 && r.t < DURATION_S / 2).map((r) => r.ms),
+    99,
+  );
+  const secondHalf = pct(
+    timeline.filter((r) => r.t >= DURATION_S / 2).map((r) => r.ms),
+    99,
+  );
+  console.log(`p99 per tenth of the run (ms): ${p99s.map((p) => p.toFixed(0)).join(' ')}`);
+  console.log(`p99 first half (after warm-up) ${firstHalf.toFixed(0)} ms, second half ${secondHalf.toFixed(0)} ms`);
+  if (heapGrowth) console.log(heapGrowth);
+  const memoryOk = Math.abs(slope) <= 0.05;
+  const p99Ok = secondHalf <= firstHalf * 1.5;
+  const verdicts = [
+    errors === 0 ? 'zero errors' : `${errors} errors`,
+    `RSS trend ${slope.toFixed(3)} MB/s ${memoryOk ? 'within' : 'outside'} ±0.05`,
+    `p99 ${p99Ok ? 'steady' : 'rising'} (${(secondHalf / Math.max(1, firstHalf)).toFixed(2)}×)`,
+  ];
+  const ok = errors === 0 && memoryOk && p99Ok;
+  console.log(`${ok ? 'PASS' : 'FAIL'} (soak): ${verdicts.join(', ')}`);
+  return ok;
+}
+
+/**
+ * Two heap snapshots of the service, before and after a further probe load (a tenth of the run,
+ * at least 30 s), compared by constructor: what grows between them is what the trend is made of.
+ */
+async function compareHeapSnapshots(): Promise<string> {
+  const { readdirSync, mkdirSync, statSync } = await import('node:fs');
+  mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  const snapshot = async (): Promise<string> => {
+    const before = new Set(readdirSync(SNAPSHOT_DIR));
+    process.kill(service.child.pid!, 'SIGUSR2');
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      const added = readdirSync(SNAPSHOT_DIR).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+      // Written when its size stops changing.
+      if (added) {
+        const path = `${SNAPSHOT_DIR}/${added}`;
+        const size = () => statSync(path).size;
+        let last = -1;
+        while (size() !== last) {
+          last = size();
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+        return path;
+      }
+    }
+    throw new Error('no heap snapshot was written');
+  };
+  const first = await snapshot();
+  await drive(Math.max(30, DURATION_S / 10), false);
+  const second = await snapshot();
+  let a: Map<string, { count: number; bytes: number }>;
+  let b: typeof a;
+  try {
+    a = heapByConstructor(first);
+    b = heapByConstructor(second);
+  } catch (error) {
+    return `heap snapshots ${first} and ${second} written; not compared here (${(error as Error).message}): open them in Chrome DevTools`;
+  }
+  const rows = [...b]
+    .map(([name, after]) => {
+      const was = a.get(name) ?? { count: 0, bytes: 0 };
+      return { name, count: after.count - was.count, bytes: after.bytes - was.bytes };
+    })
+    .sort((x, y) => y.bytes - x.bytes)
+    .slice(0, 15);
+  return (
+    `heap growth between snapshots (${first} → ${second}), by constructor:\n` +
+    rows.map((r) => `  ${(r.bytes / 1024).toFixed(0)} KB  ${r.count} objects  ${r.name}`).join('\n')
+  );
+}
+
+/** Self size and count per node type and name of a V8 heap snapshot. */
+function heapByConstructor(path: string): Map<string, { count: number; bytes: number }> {
+  const snapshot = JSON.parse(readFileSync(path, 'utf8')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const width = fields.length;
+  const typeAt = fields.indexOf('type');
+  const nameAt = fields.indexOf('name');
+  const sizeAt = fields.indexOf('self_size');
+  const types = snapshot.snapshot.meta.node_types[0];
+  const out = new Map<string, { count: number; bytes: number }>();
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    const key = `${types[snapshot.nodes[i + typeAt]!]}:${snapshot.strings[snapshot.nodes[i + nameAt]!]!.slice(0, 60)}`;
+    const entry = out.get(key) ?? { count: 0, bytes: 0 };
+    entry.count += 1;
+    entry.bytes += snapshot.nodes[i + sizeAt]!;
+    out.set(key, entry);
+  }
+  return out;
+}
 
 /** The service's request counters per `METHOD route status`, and model figures, from its Prometheus scrape. */
 async function scrapeRequestCounts(): Promise<Map<string, number>> {

@@ -78,17 +78,17 @@ export class StoresRepository {
 
   /**
    * Changes whenever a live promotion of any store is added, edited or withdrawn (every such change
-   * stamps its store's promotions_changed_at in the same transaction) or a store is added.
+   * bumps its store's promotions_version in the same transaction) or a store is added.
    */
   async promotionsVersion(): Promise<string> {
     const row = await this.#db
       .selectFrom('stores')
       .select([
-        sql<string>`coalesce(max(promotions_changed_at)::text, '')`.as('changed'),
+        sql<number>`coalesce(sum(promotions_version), 0)`.as('changes'),
         sql<number>`count(*)`.as('stores'),
       ])
       .executeTakeFirstOrThrow();
-    return `${row.changed}|${row.stores}`;
+    return `${row.changes}|${row.stores}`;
   }
 
   async listStores(today: string): Promise<StoreListRow[]> {
@@ -681,7 +681,11 @@ export function sameTerms(known: readonly string[] | undefined, terms: readonly 
 }
 
 async function touchStore(trx: Kysely<StoresTables>, storeId: string, now: Date): Promise<void> {
-  await trx.updateTable('stores').set({ promotions_changed_at: now }).where('id', '=', storeId).execute();
+  await trx
+    .updateTable('stores')
+    .set((eb) => ({ promotions_changed_at: now, promotions_version: eb('promotions_version', '+', 1) }))
+    .where('id', '=', storeId)
+    .execute();
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -11,6 +11,7 @@ export interface StoresTable {
   created_at: ColumnType<Date, never, never>;
   /** Last time a live promotion of the store appeared, changed or went away. */
   promotions_changed_at: Date | null;
+  promotions_version: Generated<number>;
 }
 
 export interface PromotionJobsTable {
