@@ -7,12 +7,12 @@ import { startServiceProcess } from '../test/support/processes.ts';
  * and the service's memory over time, with a growth trend over the second half of the run.
  *
  *   npm run load -- [--clients=200] [--duration=60] [--quick]
- *   npm run load -- --soak [--duration=3600] [--clients=100]
+ *   npm run load -- --soak [--duration=3600] [--clients=100] [--snapshots]
  * Uses DATABASE_URL when set (a fresh database is recommended), otherwise an embedded one.
  *
  * --soak judges a long run: zero errors, the RSS trend over the second half within ±0.05 MB/s,
  * and p99 steady (the second half's p99 at most 1.5× the first half's, the first tenth being
- * warm-up). When memory still grows, two heap snapshots of the service (before and after a further
+ * warm-up). When memory still grows (or with --snapshots), two heap snapshots of the service (before and after a further
  * probe load) are compared by constructor and the biggest growers printed.
  */
 const arg = (name: string, fallback: number) =>
@@ -192,7 +192,8 @@ async function drive(seconds: number, record: boolean): Promise<void> {
         const ms = performance.now() - t0;
         if (!record) continue;
         (latencies.get(action.label) ?? latencies.set(action.label, []).get(action.label)!).push(ms);
-        const byStatus = statuses.get(action.label) ?? statuses.set(action.label, new Map()).get(action.label)!;
+        const byStatus =
+          statuses.get(action.label) ?? statuses.set(action.label, new Map()).get(action.label)!;
         byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
         timeline.push({ t: (Date.now() - started) / 1000, ms });
       }
@@ -208,7 +209,8 @@ const slope = linearSlope(
   half.map((m) => m.t),
   half.map((m) => m.rssMb),
 );
-const heapGrowth = soak && slope > 0.05 ? await compareHeapSnapshots() : undefined;
+const heapGrowth =
+  soak && (slope > 0.05 || process.argv.includes('--snapshots')) ? await compareHeapSnapshots() : undefined;
 await service.stop();
 await fakeModel.close();
 
@@ -271,7 +273,9 @@ function judgeSoak(): boolean {
     99,
   );
   console.log(`p99 per tenth of the run (ms): ${p99s.map((p) => p.toFixed(0)).join(' ')}`);
-  console.log(`p99 first half (after warm-up) ${firstHalf.toFixed(0)} ms, second half ${secondHalf.toFixed(0)} ms`);
+  console.log(
+    `p99 first half (after warm-up) ${firstHalf.toFixed(0)} ms, second half ${secondHalf.toFixed(0)} ms`,
+  );
   if (heapGrowth) console.log(heapGrowth);
   const memoryOk = Math.abs(slope) <= 0.05;
   const p99Ok = secondHalf <= firstHalf * 1.5;
