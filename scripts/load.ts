@@ -44,6 +44,8 @@ const base = service.url;
 
 interface Session {
   token: string;
+  /** The refresh cookie, as a browser keeps it: access tokens last 15 minutes. */
+  refreshCookie: string;
   recipeIds: string[];
   ingredientIds: number[];
   planId?: string;
@@ -73,14 +75,20 @@ async function newSession(i: number): Promise<Session> {
     password: 'load-password',
     name: `Load ${i}`,
   });
-  const login = await call('POST', '/api/auth/login', undefined, { email, password: 'load-password' });
-  const token = login.json.access_token as string;
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'load-password' }),
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const refreshCookie = cookieOf(login);
   const recipes = await call('GET', '/api/recipes?limit=50', token);
   const ingredients = await call('GET', '/api/ingredients?limit=50', token);
   const week = mondayOf(new Date());
   const plan = await call('POST', '/api/meal-plans', token, { week_start: week });
   return {
     token,
+    refreshCookie,
     recipeIds: (recipes.json?.items ?? []).map((r: { id: string }) => r.id),
     ingredientIds: (ingredients.json?.items ?? []).map((r: { id: number }) => r.id),
     planId: plan.json?.id,
@@ -176,6 +184,24 @@ const sampler = setInterval(
 /** Every request of the measured run: when it ended (s from the start) and how long it took. */
 const timeline: { t: number; ms: number }[] = [];
 
+/** The refresh_token cookie a response sets ('' when none). */
+function cookieOf(res: Response): string {
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('refresh_token='));
+  return cookie ? cookie.split(';')[0]! : '';
+}
+
+/** What a client does when its access token expires: rotate the refresh cookie for a new one. */
+async function renew(s: Session): Promise<boolean> {
+  const res = await fetch(`${base}/api/auth/refresh`, {
+    method: 'POST',
+    headers: { cookie: s.refreshCookie },
+  });
+  if (res.status !== 200) return false;
+  s.token = ((await res.json()) as { access_token: string }).access_token;
+  s.refreshCookie = cookieOf(res) || s.refreshCookie;
+  return true;
+}
+
 async function drive(seconds: number, record: boolean): Promise<void> {
   const until = Date.now() + seconds * 1000;
   await Promise.all(
@@ -186,6 +212,8 @@ async function drive(seconds: number, record: boolean): Promise<void> {
         let status: number;
         try {
           status = (await action.run(s)).status;
+          // An expired access token: renewed as a client would, and the action tried again.
+          if (status === 401 && (await renew(s))) status = (await action.run(s)).status;
         } catch {
           status = -1;
         }
