@@ -63,7 +63,8 @@ export class PantryService implements PantryAccess {
   }
 
   async list(userId: string): Promise<PantryStockItem[]> {
-    return (await this.listItems(userId)).items;
+    // Every item, without the listing's counts: one statement.
+    return this.#toItems(await this.#repo.list(userId), this.expiringCutoff());
   }
 
   async listItems(

@@ -63,12 +63,7 @@ const INTROSPECTION_ATTEMPTS = 10;
 
 async function migrate(db: AnyDb, schema: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const migrator = new Migrator({
-      db,
-      provider: new ModuleMigrationProvider(),
-      ...(schema !== 'public' ? { migrationTableSchema: schema } : {}),
-    });
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await migratorFor(db, schema).migrateToLatest();
     const failed = results?.find((r) => r.status === 'Error');
     if (!error && !failed) return;
     if (!failed && attempt < INTROSPECTION_ATTEMPTS && isVanishedSchema(error)) {
@@ -98,11 +93,14 @@ function isVanishedSchema(error: unknown): boolean {
  * (or before this one has), the schema is not the one the code expects.
  */
 export async function pendingMigrations(db: AnyDb, schema = 'public'): Promise<string[]> {
-  const migrator = new Migrator({
+  const all = await migratorFor(db, schema).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+function migratorFor(db: AnyDb, schema: string): Migrator {
+  return new Migrator({
     db,
     provider: new ModuleMigrationProvider(),
     ...(schema !== 'public' ? { migrationTableSchema: schema } : {}),
   });
-  const all = await migrator.getMigrations();
-  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
