@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
 import { flyerForm, multiPageFlyer, rowFlyer } from '../../../test/support/flyers.ts';
+import { hugeImagePdf } from '../../../test/support/hostile-pdfs.ts';
 import { client, expectProblem, type Api } from '../../../test/support/http.ts';
 
 /**
@@ -125,5 +126,15 @@ describe('flyer page pictures', () => {
     const jobId = await upload(Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF broken'));
     const res = await api('GET', `/api/admin/jobs/${jobId}/pages/1`, { token: admin.token });
     expectProblem(res, 422, 'unreadable_flyer');
+  });
+
+  it('draws a hostile flyer within the reading limits: an image declared at 100,000 × 100,000 pixels is refused, never a 500', async () => {
+    const jobId = await upload(await hugeImagePdf(100_000, 100_000));
+    const res = await api('GET', `/api/admin/jobs/${jobId}/pages/1`, { token: admin.token });
+    expectProblem(res, 422, 'unreadable_flyer');
+    expect(res.body.detail).toMatch(/FLYER_MAX_IMAGE_PIXELS/);
+    // The service still draws other flyers.
+    const next = await picture(await upload((await rowFlyer()).bytes), 1);
+    expect(next.res.status).toBe(200);
   });
 });
