@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { AnyDb } from './database.ts';
+import { withSchemaIntrospection } from './schema-introspector.ts';
 
 /**
  * Migrations live beside the code that owns the tables: `src/platform/db/migrations/*.ts` and
@@ -53,11 +54,10 @@ export async function migrateToLatest(db: AnyDb, schema = 'public'): Promise<voi
 }
 
 /**
- * Kysely's migrator looks for its own tables by introspecting every schema of the database (with
- * has_schema_privilege per schema, then its tables): a schema or table that another process drops
- * meanwhile (parallel test files, benchmarks, a removed tenant) fails that look-up with 3F000 or
- * 42P01 before any migration ran.
- * Such a failure is retried; a failing migration never is.
+ * The migrator looks only at its own schema (SchemaIntrospector), so other schemas coming and going
+ * do not concern it. Two instances starting at once can still race creating the migrator's own
+ * tables (42P07, or 42703 reading a table the other is half-way through): such a failure before any
+ * migration ran is retried; a failing migration never is.
  */
 const INTROSPECTION_ATTEMPTS = 10;
 
@@ -75,12 +75,7 @@ async function migrate(db: AnyDb, schema: string): Promise<void> {
   }
 }
 
-/**
- * What other schemas' churn makes the migrator's look-around fail with, before any migration ran:
- * 3F000 a schema and 42P01 a table dropped meanwhile, 42703 a column of a table caught half-way
- * (the migrator's own lock table, read while another process was creating its copy), 42P07 a table
- * created meanwhile. A failing migration is never retried.
- */
+/** What such a race fails with: 3F000/42P01 a schema or table gone, 42703 a column, 42P07 a table. */
 const LOOK_AROUND_RACES = new Set(['3F000', '42P01', '42703', '42P07']);
 
 function isVanishedSchema(error: unknown): boolean {
@@ -99,7 +94,7 @@ export async function pendingMigrations(db: AnyDb, schema = 'public'): Promise<s
 
 function migratorFor(db: AnyDb, schema: string): Migrator {
   return new Migrator({
-    db,
+    db: withSchemaIntrospection(db, schema),
     provider: new ModuleMigrationProvider(),
     ...(schema !== 'public' ? { migrationTableSchema: schema } : {}),
   });
