@@ -298,9 +298,59 @@ export class RecipesRepository {
 
   // ---- the search index's feed (search-feed.ts) -----------------------------------------------
 
-  /** Recipes as the search index holds them: all of them, or those with these ids. */
+  /**
+   * Recipes as the in-memory search index holds them: every shared one (catalog and public), or
+   * those with these ids whatever their visibility (the feed drops the private ones).
+   */
   async searchDocuments(ids?: readonly string[]): Promise<SearchDocument[]> {
-    const rows = await this.#db
+    const rows = await this.#searchDocumentQuery()
+      .$if(ids === undefined, (qb) =>
+        qb.where((eb) => eb.or([eb('r.owner_id', 'is', null), eb('r.is_public', '=', true)])),
+      )
+      .$if(ids !== undefined, (qb) => qb.where('r.id', '=', sql<string>`any(${[...(ids ?? [])]}::uuid[])`))
+      .execute();
+    return rows.map(searchDocumentOf);
+  }
+
+  /**
+   * Private recipes (of one owner, or of everyone for an admin) that pass the filters and match
+   * `tsQuery` (to_tsquery's stemmed text). Without words, the first `titleLimit` by title, then id
+   * (the order the index pages by without words), and how many pass in all.
+   */
+  async privateSearchDocuments(
+    ownerId: string | undefined,
+    filters: PrivateSearchFilters,
+    tsQuery: string | undefined,
+    titleLimit: number,
+  ): Promise<{ documents: SearchDocument[]; total: number }> {
+    const rows = await this.#searchDocumentQuery()
+      .select(sql<string>`count(*) over ()`.as('total'))
+      .where('r.owner_id', 'is not', null)
+      .where('r.is_public', '=', false)
+      .$if(ownerId !== undefined, (qb) => qb.where('r.owner_id', '=', ownerId!))
+      .$if(filters.cuisine !== undefined, (qb) => qb.where('r.cuisine', '=', filters.cuisine!))
+      .$if(filters.difficulty !== undefined, (qb) =>
+        qb.where(sql<SqlBool>`r.difficulty = ${filters.difficulty!}`),
+      )
+      .$if(filters.maxTime !== undefined, (qb) => qb.where('r.total_time', '<=', filters.maxTime!))
+      .$if(filters.diets.length > 0, (qb) => qb.where(sql<SqlBool>`r.fits @> ${[...filters.diets]}::text[]`))
+      .$if(filters.mealType !== undefined, (qb) =>
+        qb.where(sql<SqlBool>`r.meal_types @> array[${filters.mealType!}]::text[]`),
+      )
+      .$if(tsQuery !== undefined, (qb) => qb.where(sql<SqlBool>`r.search @@ ${tsQuery!}::tsquery`))
+      .$if(tsQuery === undefined, (qb) =>
+        qb
+          .orderBy(sql`r.title collate "C"`)
+          .orderBy('r.id')
+          .limit(titleLimit),
+      )
+      .execute();
+    // The limit is at least 1, so no row means none passes.
+    return { documents: rows.map(searchDocumentOf), total: rows.length > 0 ? Number(rows[0]!.total) : 0 };
+  }
+
+  #searchDocumentQuery() {
+    return this.#db
       .selectFrom('recipes as r')
       .select([
         'r.id',
@@ -321,33 +371,7 @@ export class RecipesRepository {
         'r.rating_count',
         'r.rating_sum',
         sql<string | null>`r.images[1]`.as('image_url'),
-      ])
-      .$if(ids !== undefined, (qb) => qb.where('r.id', '=', sql<string>`any(${[...(ids ?? [])]}::uuid[])`))
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      ownerId: r.owner_id,
-      isPublic: r.is_public,
-      cuisine: r.cuisine,
-      difficulty: r.difficulty,
-      totalTime: r.total_time,
-      fits: r.fits,
-      mealTypes: r.meal_types,
-      vector: r.vector,
-      shown: {
-        description: r.description,
-        cuisine: r.cuisine,
-        difficulty: r.difficulty,
-        prepTime: r.prep_time,
-        cookTime: r.cook_time,
-        servings: r.servings,
-        calories: r.calories,
-        ratingCount: r.rating_count,
-        ratingSum: r.rating_sum,
-        imageUrl: r.image_url,
-      },
-    }));
+      ]);
   }
 
   /** Every entry of the change log, by number (the feed finds the gaps among them). */
@@ -692,6 +716,63 @@ export class RecipesRepository {
     ]);
     return { rows, total: Number(count.total) };
   }
+}
+
+/** The filters of a search as the index applies them (cuisine already lower case). */
+export interface PrivateSearchFilters {
+  cuisine?: string | undefined;
+  difficulty?: string | undefined;
+  maxTime?: number | undefined;
+  diets: readonly string[];
+  mealType?: string | undefined;
+}
+
+type SearchDocumentRow = {
+  id: string;
+  title: string;
+  owner_id: string | null;
+  is_public: boolean;
+  cuisine: string;
+  difficulty: string;
+  total_time: number;
+  fits: string[];
+  meal_types: string[];
+  vector: string;
+  description: string;
+  prep_time: number;
+  cook_time: number;
+  servings: number;
+  calories: number;
+  rating_count: number;
+  rating_sum: number;
+  image_url: string | null;
+};
+
+function searchDocumentOf(r: SearchDocumentRow): SearchDocument {
+  return {
+    id: r.id,
+    title: r.title,
+    ownerId: r.owner_id,
+    isPublic: r.is_public,
+    cuisine: r.cuisine,
+    difficulty: r.difficulty,
+    totalTime: r.total_time,
+    fits: r.fits,
+    mealTypes: r.meal_types,
+    vector: r.vector,
+    shown: {
+      description: r.description,
+      cuisine: r.cuisine,
+      difficulty: r.difficulty,
+      prepTime: r.prep_time,
+      cookTime: r.cook_time,
+      servings: r.servings,
+      calories: r.calories,
+      ratingCount: r.rating_count,
+      ratingSum: r.rating_sum,
+      imageUrl: r.image_url,
+    },
+  };
 }
 
 function narrowDraw(eb: RecipeEb, draw: PoolDraw): Expression<SqlBool> {

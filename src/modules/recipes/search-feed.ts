@@ -1,8 +1,10 @@
 import type { Viewer } from './contract.ts';
 import type { RecipesRepository } from './repository.ts';
 import {
+  byTitle,
   parseQueryText,
   RecipeSearchIndex,
+  type SearchDocument,
   type IndexQuery,
   type QueryTerm,
   type SearchHit,
@@ -11,7 +13,12 @@ import {
 /** What the feed reads (RecipesRepository implements it). */
 export type SearchSource = Pick<
   RecipesRepository,
-  'searchDocuments' | 'searchLog' | 'searchChanges' | 'pruneSearchChanges' | 'stemQuery'
+  | 'searchDocuments'
+  | 'privateSearchDocuments'
+  | 'searchLog'
+  | 'searchChanges'
+  | 'pruneSearchChanges'
+  | 'stemQuery'
 >;
 
 export interface SearchFeedOptions {
@@ -36,17 +43,21 @@ const RELOAD_OVER = 5_000;
 const STEMMED_CACHE_SIZE = 2_000;
 
 /**
- * Keeps a RecipeSearchIndex current with the database: a full load at the first search, then
- * the change log (recipe_search_changes, written by triggers on recipes) every `pollMs` and
- * right after each write this instance makes, so that a writer's next search sees its write and
- * other instances' writes show within `pollMs`.
+ * Keeps a RecipeSearchIndex of the shared recipes (catalog and public) current with the database:
+ * a full load at the first search, then the change log (recipe_search_changes, written by triggers
+ * on recipes) every `pollMs` and right after each write this instance makes, so that a writer's
+ * next search sees its write and other instances' writes show within `pollMs`.
+ *
+ * Private recipes are not held: they are read where they live, by owner (all of them for an
+ * admin), ranked by the same code and merged into the page and the total. The index's memory
+ * grows with the shared catalog, not with the number of users.
  */
 export class RecipeSearchFeed {
   readonly #source: SearchSource;
   readonly #pollMs: number;
   readonly #onError: (error: unknown) => void;
   readonly #index = new RecipeSearchIndex();
-  readonly #stemmed = new Map<string, QueryTerm[]>();
+  readonly #stemmed = new Map<string, Stemmed>();
   #loading: Promise<void> | undefined;
   #position = new LogPosition();
   #lastRead = 0;
@@ -62,6 +73,11 @@ export class RecipeSearchFeed {
     this.#onError = options.onError ?? ((error) => console.error('recipe search index: read failed', error));
   }
 
+  /** How many recipes the in-memory index holds (the shared ones, once loaded). */
+  get indexedRecipes(): number {
+    return this.#index.size;
+  }
+
   /** The page of matches the viewer may see, and how many match in all. */
   async search(
     query: Omit<IndexQuery, 'terms'> & { tsQuery?: string | undefined },
@@ -69,9 +85,51 @@ export class RecipeSearchFeed {
     page: { limit: number; offset: number },
   ): Promise<{ hits: SearchHit[]; total: number }> {
     const { tsQuery, ...filters } = query;
-    const terms = tsQuery === undefined ? undefined : await this.#terms(tsQuery);
+    const stemmed = tsQuery === undefined ? undefined : await this.#stem(tsQuery);
     await this.#ready();
-    return this.#index.search({ ...filters, terms }, viewer, page);
+    const indexQuery: IndexQuery = { ...filters, terms: stemmed?.terms };
+    if (!viewer) return this.#index.search(indexQuery, undefined, page);
+    const upTo = { offset: 0, limit: page.offset + page.limit };
+    const own = await this.#privateMatches(indexQuery, stemmed?.text, viewer, upTo.limit);
+    const shared = this.#index.search(indexQuery, undefined, own.total === 0 ? page : upTo);
+    if (own.total === 0) return shared;
+    const ranked = indexQuery.terms !== undefined;
+    const merged = [...shared.hits, ...own.hits].sort(
+      (a, b) => (ranked ? b.score - a.score : 0) || byTitle(a, b),
+    );
+    return { hits: merged.slice(page.offset, page.offset + page.limit), total: shared.total + own.total };
+  }
+
+  /**
+   * The viewer's private recipes that match (everyone's for an admin), the first `limit` in the
+   * page's order, ranked by a RecipeSearchIndex of just them so that scores compare exactly.
+   */
+  async #privateMatches(
+    query: IndexQuery,
+    tsQuery: string | undefined,
+    viewer: Viewer,
+    limit: number,
+  ): Promise<{ hits: SearchHit[]; total: number }> {
+    if (query.terms?.length === 0) return { hits: [], total: 0 }; // no lexemes: nothing matches
+    const diets = query.dietary === undefined ? [] : [query.dietary].flat();
+    const { documents, total } = await this.#source.privateSearchDocuments(
+      viewer.isAdmin ? undefined : viewer.id,
+      {
+        cuisine: query.cuisine,
+        difficulty: query.difficulty,
+        maxTime: query.maxTime,
+        diets,
+        mealType: query.mealType,
+      },
+      tsQuery,
+      limit,
+    );
+    if (documents.length === 0) return { hits: [], total };
+    const own = new RecipeSearchIndex();
+    own.load(documents);
+    const found = own.search(query, viewer, { offset: 0, limit });
+    // Without words the database counted past the rows it sent; with words it sent every match.
+    return { hits: found.hits, total: query.terms === undefined ? total : found.total };
   }
 
   /**
@@ -110,7 +168,7 @@ export class RecipeSearchFeed {
 
   async #reload(): Promise<void> {
     const log = await this.#source.searchLog();
-    this.#index.load(await this.#source.searchDocuments());
+    this.#index.load((await this.#source.searchDocuments()).filter(isShared));
     this.#position = LogPosition.of(log, Date.now());
     this.#lastRead = Date.now();
   }
@@ -123,7 +181,10 @@ export class RecipeSearchFeed {
     if (ids.length > 0) {
       const documents = await this.#source.searchDocuments(ids);
       const present = new Set(documents.map((d) => d.id));
-      for (const document of documents) this.#index.upsert(document);
+      for (const document of documents) {
+        if (isShared(document)) this.#index.upsert(document);
+        else this.#index.remove(document.id); // made private: read by owner from now on
+      }
       for (const id of ids) if (!present.has(id)) this.#index.remove(id);
     }
     this.#position.advance(
@@ -143,15 +204,26 @@ export class RecipeSearchFeed {
     this.#timer.unref();
   }
 
-  /** The query's terms as the database stems them (remembered: a word always stems the same). */
-  async #terms(tsQuery: string): Promise<QueryTerm[]> {
+  /** The query as the database stems it (remembered: a word always stems the same). */
+  async #stem(tsQuery: string): Promise<Stemmed> {
     const known = this.#stemmed.get(tsQuery);
     if (known) return known;
-    const terms = parseQueryText(await this.#source.stemQuery(tsQuery));
+    const text = await this.#source.stemQuery(tsQuery);
+    const stemmed = { text, terms: parseQueryText(text) };
     if (this.#stemmed.size >= STEMMED_CACHE_SIZE) this.#stemmed.delete(this.#stemmed.keys().next().value!);
-    this.#stemmed.set(tsQuery, terms);
-    return terms;
+    this.#stemmed.set(tsQuery, stemmed);
+    return stemmed;
   }
+}
+
+/** A query's stemmed text (to_tsquery's output, for the database) and its terms (for the index). */
+interface Stemmed {
+  text: string;
+  terms: QueryTerm[];
+}
+
+function isShared(document: SearchDocument): boolean {
+  return document.ownerId === null || document.isPublic;
 }
 
 interface Gap {

@@ -233,6 +233,7 @@ describe('RecipeSearchFeed', () => {
         searchChanges: async (after: number) => log.filter((c) => c.seq > after),
         pruneSearchChanges: async () => undefined,
         stemQuery: async (text: string) => `'${text.replace(':*', '')}'`,
+        privateSearchDocuments: async () => ({ documents: [], total: 0 }),
       },
       { pollMs: 60_000 },
     );
@@ -298,6 +299,104 @@ describe('the search index over the database', () => {
         expect(ours).toEqual(await postgresSearch(q, filter));
       }
     }
+    feed.close();
+  });
+
+  it('holds only shared recipes, and answers every viewer as one index of all recipes did (private ones merged by owner)', async () => {
+    const [cook, baker, guest] = await Promise.all([
+      createUser(ctx, { tier: 'pro' }),
+      createUser(ctx, { tier: 'pro' }),
+      createUser(ctx),
+    ]);
+    // Private titles made of catalog words, so they interleave with shared recipes in every order.
+    const kinds = [
+      {
+        title: 'Chicken Rice Bowl',
+        cuisine: 'italian',
+        difficulty: 'easy' as const,
+        prep_time: 5,
+        cook_time: 10,
+      },
+      {
+        title: 'Tomato Soup',
+        cuisine: 'french',
+        difficulty: 'medium' as const,
+        prep_time: 20,
+        cook_time: 40,
+      },
+      {
+        title: 'Aardvark Chicken Curry',
+        cuisine: 'indian',
+        difficulty: 'hard' as const,
+        prep_time: 30,
+        cook_time: 60,
+      },
+      {
+        title: 'Egg Fried Rice',
+        cuisine: 'chinese',
+        difficulty: 'easy' as const,
+        prep_time: 5,
+        cook_time: 5,
+      },
+      {
+        title: 'Zucchini Chicken Pasta',
+        cuisine: 'italian',
+        difficulty: 'easy' as const,
+        prep_time: 10,
+        cook_time: 15,
+      },
+    ];
+    for (const [n, owner] of [cook, cook, baker, guest].entries()) {
+      for (const kind of kinds) {
+        await createRecipe(ctx, owner, { ...kind, description: `Soup of the house, batch ${n}.` });
+      }
+    }
+    await createRecipe(ctx, baker, { ...kinds[0]!, title: 'Chicken Public Pie', is_public: true });
+
+    const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    const all = await sql<{ id: string }>`select id from recipes`.execute(ctx.database.db);
+    const everything = await repo.searchDocuments(all.rows.map((r) => r.id));
+    const reference = new RecipeSearchIndex(); // what one index of every recipe answered before
+    reference.load(everything);
+    const viewers = [
+      undefined,
+      { id: cook.user.id, isAdmin: false },
+      { id: baker.user.id, isAdmin: false },
+      { id: guest.user.id, isAdmin: false },
+      { id: guest.user.id, isAdmin: true },
+    ];
+    const queries = [
+      {},
+      { tsQuery: tsQueryText('chicken') },
+      { tsQuery: tsQueryText('chick') },
+      { tsQuery: tsQueryText('chicken rice') },
+      { tsQuery: tsQueryText('soup') },
+      { tsQuery: tsQueryText('the') },
+      { cuisine: 'italian' },
+      { tsQuery: tsQueryText('rice'), difficulty: 'easy' },
+      { tsQuery: tsQueryText('soup'), maxTime: 30 },
+      { dietary: 'vegetarian' },
+      { tsQuery: tsQueryText('chicken'), mealType: 'dinner' },
+    ];
+    const pages = [
+      { limit: 5, offset: 0 },
+      { limit: 7, offset: 3 },
+      { limit: 100, offset: 0 },
+      { limit: 10, offset: 5_000 },
+    ];
+    for (const query of queries) {
+      const { tsQuery, ...filters } = query;
+      const terms = tsQuery === undefined ? undefined : parseQueryText(await repo.stemQuery(tsQuery));
+      for (const viewer of viewers) {
+        for (const page of pages) {
+          const ours = idsOf(await feed.search(query, viewer, page));
+          const before = idsOf(reference.search({ ...filters, terms }, viewer, page));
+          expect({ query, viewer, page, ...ours }).toEqual({ query, viewer, page, ...before });
+        }
+      }
+    }
+    expect(everything.filter((d) => d.ownerId !== null && !d.isPublic)).toHaveLength(20);
+    expect(feed.indexedRecipes).toBe(everything.filter((d) => d.ownerId === null || d.isPublic).length);
     feed.close();
   });
 

@@ -43,7 +43,8 @@ export interface ShownFields {
   imageUrl: string | null;
 }
 
-export type SearchHit = { id: string; title: string } & ShownFields;
+/** `score`: the rank a search with words orders by (0 without words). */
+export type SearchHit = { id: string; title: string; score: number } & ShownFields;
 
 /** One word of a query, as to_tsquery('english') stems it; `prefix` for `word:*`. */
 export interface QueryTerm {
@@ -134,7 +135,7 @@ const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
 const WEIGHT_OF: Record<string, number> = { A: WEIGHTS[3]!, B: WEIGHTS[2]!, C: WEIGHTS[1]!, D: WEIGHTS[0]! };
 /** pi^2 / 6, the limit of sum(1/i^2) that ts_rank normalises by. */
 const SUM_INVERSE_SQUARES = 1.64493406685;
-/** One-word orders kept (the most recently built), at most this many ordinals in all (8 MB). */
+/** One-word orders kept (the most recently built), at most this many ordinals in all (16 MB with their scores). */
 const WORD_ORDER_BUDGET = 2_000_000;
 /** Compact the postings once this many entries point at replaced or deleted recipes. */
 const COMPACT_AFTER_DEAD = 5_000;
@@ -182,7 +183,7 @@ export function parseQueryText(text: string): QueryTerm[] {
   return terms;
 }
 
-function byTitle(a: { title: string; id: string }, b: { title: string; id: string }): number {
+export function byTitle(a: { title: string; id: string }, b: { title: string; id: string }): number {
   if (a.title !== b.title) return a.title < b.title ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -204,7 +205,7 @@ export class RecipeSearchIndex {
   #scores = new Float64Array(0);
   #hits = new Uint8Array(0);
   /** One-word queries' live matches in rank order, valid while no document is added. */
-  readonly #wordOrders = new Map<string, { generation: number; ords: Int32Array }>();
+  readonly #wordOrders = new Map<string, WordOrder>();
   #wordOrdersSize = 0;
   /** Bumped whenever ordinals are added or renumbered. */
   #generation = 0;
@@ -408,7 +409,7 @@ export class RecipeSearchIndex {
     const order = cuisineId === undefined ? this.#titleOrder : this.#cuisineList(cuisineId);
     for (const ord of order) {
       if (!keep(ord)) continue;
-      if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(this.#docs[ord]!));
+      if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(this.#docs[ord]!, 0));
       total += 1;
     }
     return { hits, total };
@@ -473,8 +474,9 @@ export class RecipeSearchIndex {
       page.offset + page.limit,
       (a, b) => scores[b]! - scores[a]! || ranks[a]! - ranks[b]!,
     );
+    const pageHits = best.slice(page.offset).map((ord) => hitOf(docs[ord]!, scores[ord]!));
     for (const ord of touched) scores[ord] = 0;
-    return { hits: best.slice(page.offset).map((ord) => hitOf(docs[ord]!)), total: matches.length };
+    return { hits: pageHits, total: matches.length };
   }
 
   /**
@@ -485,21 +487,23 @@ export class RecipeSearchIndex {
     const key = `${term.prefix ? '*' : '='}${term.lexeme}`;
     let order = this.#wordOrders.get(key);
     if (order?.generation !== this.#generation) {
-      order = { generation: this.#generation, ords: this.#wordOrder(term) };
+      order = { generation: this.#generation, ...this.#wordOrder(term) };
       this.#keepWordOrder(key, order);
     }
     const docs = this.#docs;
     const hits: SearchHit[] = [];
     let total = 0;
-    for (const ord of order.ords) {
+    const { ords, scores } = order;
+    for (let i = 0; i < ords.length; i++) {
+      const ord = ords[i]!;
       if (docs[ord] === undefined || !keep(ord)) continue;
-      if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(docs[ord]));
+      if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(docs[ord], scores[i]!));
       total += 1;
     }
     return { hits, total };
   }
 
-  #keepWordOrder(key: string, order: { generation: number; ords: Int32Array }): void {
+  #keepWordOrder(key: string, order: WordOrder): void {
     const drop = (k: string) => {
       this.#wordOrdersSize -= this.#wordOrders.get(k)?.ords.length ?? 0;
       this.#wordOrders.delete(k);
@@ -514,7 +518,7 @@ export class RecipeSearchIndex {
   }
 
   /** A word's live matches by rank (ts_rank, summed over a prefix's lexemes), then by title. */
-  #wordOrder(term: QueryTerm): Int32Array {
+  #wordOrder(term: QueryTerm): { ords: Int32Array; scores: Float32Array } {
     this.#ensureScratch();
     const scores = this.#scores;
     const seen = this.#hits;
@@ -532,11 +536,13 @@ export class RecipeSearchIndex {
     }
     const ranks = this.#columns.titleRank;
     matches.sort((a, b) => scores[b]! - scores[a]! || ranks[a]! - ranks[b]!);
+    // Scores are single-precision values (Math.fround), so a Float32Array holds them exactly.
+    const ranked = Float32Array.from(matches, (ord) => scores[ord]!);
     for (const ord of matches) {
       seen[ord] = 0;
       scores[ord] = 0;
     }
-    return Int32Array.from(matches);
+    return { ords: Int32Array.from(matches), scores: ranked };
   }
 
   #ensureScratch(): void {
@@ -547,8 +553,14 @@ export class RecipeSearchIndex {
   }
 }
 
-function hitOf(doc: Doc): SearchHit {
-  return { id: doc.id, title: doc.title, ...doc.shown };
+function hitOf(doc: Doc, score: number): SearchHit {
+  return { id: doc.id, title: doc.title, score, ...doc.shown };
+}
+
+interface WordOrder {
+  generation: number;
+  ords: Int32Array;
+  scores: Float32Array;
 }
 
 /** Where an ordinal of title rank `rank` stands in a list in title order. */
