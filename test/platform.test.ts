@@ -371,6 +371,8 @@ describe('configuration', () => {
     expect(() => parseConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => parseConfig({ IMAGE_GEN_URL: 'ftp://x' })).toThrow(/IMAGE_GEN_URL/);
+    expect(() => parseConfig({ SEARCH_INDEX_BUDGET_MB: '0' })).toThrow(/SEARCH_INDEX_BUDGET_MB/);
+    expect(parseConfig({ SEARCH_INDEX_BUDGET_MB: '64' }).searchIndexBudgetBytes).toBe(64 * 1024 * 1024);
   });
 
   it('applies the contract defaults', () => {

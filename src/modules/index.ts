@@ -128,6 +128,7 @@ export function createServices(deps: PlatformDeps): Services {
   const recipes = new RecipesService({
     repo: new RecipesRepository(deps.db),
     searchSource: new RecipesRepository(deps.database.db),
+    searchIndex: { budgetBytes: deps.config.searchIndexBudgetBytes },
     uow: deps.uow,
     ingredients,
     preferences,

@@ -107,6 +107,7 @@ const envSchema = z.object({
       'must be a comma-separated list of origins such as https://app.example.com (no paths, no *)',
     ),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SEARCH_INDEX_BUDGET_MB: positiveInt.default(256),
   MODEL_PRICES: z
     .string()
     .default('')
@@ -173,6 +174,8 @@ export interface Config {
   fileStorage: Env['FILE_STORAGE'];
   /** Bearer token of GET /api/metrics; undefined: metrics are off (404). */
   metricsToken: string | undefined;
+  /** Heap the in-memory recipe search index may take; past it PostgreSQL answers searches. */
+  searchIndexBudgetBytes: number;
   /** USD per million input and output tokens, by model name ('*' for any other model). */
   modelPrices: ModelPrices;
   runWorkers: boolean;
@@ -284,6 +287,7 @@ export function parseConfig(source?: NodeJS.ProcessEnv): Config {
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     fileStorage: e.FILE_STORAGE,
     metricsToken: e.METRICS_TOKEN,
+    searchIndexBudgetBytes: e.SEARCH_INDEX_BUDGET_MB * 1024 * 1024,
     modelPrices: parseModelPrices(e.MODEL_PRICES) ?? new Map(),
     runWorkers: e.RUN_WORKERS,
     seedCatalog: e.SEED_CATALOG,

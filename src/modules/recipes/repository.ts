@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Difficulty, MealType, Viewer } from './contract.ts';
-import type { SearchDocument } from './search-index.ts';
+import type { QueryTerm, SearchDocument } from './search-index.ts';
 import type { RecipeIngredientRow, RecipeRow, RecipesTables } from './tables.ts';
 
 /** Everything the service writes for one recipe; derived columns (nutrition, fits, ...) included. */
@@ -347,6 +347,84 @@ export class RecipesRepository {
       .execute();
     // The limit is at least 1, so no row means none passes.
     return { documents: rows.map(searchDocumentOf), total: rows.length > 0 ? Number(rows[0]!.total) : 0 };
+  }
+
+  /** How many recipes are shared (catalog and public): what an in-memory index would hold. */
+  async sharedRecipeCount(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('recipes as r')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where((eb) => eb.or([eb('r.owner_id', 'is', null), eb('r.is_public', '=', true)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Whether the RUM index (search-ranking migration) exists: it orders one-word searches by rank. */
+  async hasRankingIndex(): Promise<boolean> {
+    const result = await sql<{ found: boolean }>`
+      select to_regclass('recipes_search_rum_idx') is not null as found`.execute(this.#db);
+    return result.rows[0]?.found === true;
+  }
+
+  /**
+   * A whole search in PostgreSQL, for when the shared recipes outgrow the in-memory index's budget:
+   * what the viewer may see that passes the filters and matches every term, ranked as the index
+   * ranks (each word's ts_rank, summed, over the number of words; one word is exactly ts_rank, which
+   * the RUM index's distance orders by), then by title and id; and how many match.
+   */
+  async databaseSearch(
+    viewer: Viewer | undefined,
+    filters: PrivateSearchFilters,
+    terms: readonly QueryTerm[] | undefined,
+    page: { limit: number; offset: number },
+    rankingIndex: boolean,
+  ): Promise<{ documents: Array<{ document: SearchDocument; score: number }>; total: number }> {
+    if (terms?.length === 0) return { documents: [], total: 0 };
+    const queries = (terms ?? []).map((t) => sql`${tsQueryLiteral(t)}::tsquery`);
+    const whole = sql`(${sql.join(queries, sql` && `)})`;
+    const score =
+      queries.length === 0
+        ? sql<number>`0::real`
+        : sql<number>`(${sql.join(
+            queries.map((q) => sql`ts_rank(r.search, ${q})`),
+            sql` + `,
+          )}) / ${queries.length}::real`;
+    const matching = (eb: RecipeEb): Expression<SqlBool> => {
+      const all: Expression<SqlBool>[] = [visibleTo(eb, viewer)];
+      if (filters.cuisine !== undefined) all.push(eb('r.cuisine', '=', filters.cuisine));
+      if (filters.difficulty !== undefined) all.push(sql<SqlBool>`r.difficulty = ${filters.difficulty}`);
+      if (filters.maxTime !== undefined) all.push(eb('r.total_time', '<=', filters.maxTime));
+      if (filters.diets.length > 0) all.push(sql<SqlBool>`r.fits @> ${[...filters.diets]}::text[]`);
+      if (filters.mealType !== undefined) {
+        all.push(sql<SqlBool>`r.meal_types @> array[${filters.mealType}]::text[]`);
+      }
+      if (queries.length > 0) all.push(sql<SqlBool>`r.search @@ ${whole}`);
+      return eb.and(all);
+    };
+    const order =
+      queries.length === 0
+        ? [sql`r.title collate "C"`, sql`r.id`]
+        : queries.length === 1 && rankingIndex
+          ? [sql`r.search <=> ${queries[0]!}`, sql`r.title collate "C"`, sql`r.id`]
+          : [sql`${score} desc`, sql`r.title collate "C"`, sql`r.id`];
+    const [rows, count] = await Promise.all([
+      this.#searchDocumentQuery()
+        .select(score.as('score'))
+        .where(matching)
+        .orderBy(sql.join(order))
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      this.#db
+        .selectFrom('recipes as r')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where(matching)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return {
+      documents: rows.map((row) => ({ document: searchDocumentOf(row), score: Number(row.score) })),
+      total: Number(count.n),
+    };
   }
 
   #searchDocumentQuery() {
@@ -773,6 +851,12 @@ function searchDocumentOf(r: SearchDocumentRow): SearchDocument {
       imageUrl: r.image_url,
     },
   };
+}
+
+/** A term as tsquery input: the lexeme quoted (quotes doubled, backslashes escaped), `:*` for a prefix. */
+function tsQueryLiteral(term: QueryTerm): string {
+  const quoted = term.lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''");
+  return `'${quoted}'${term.prefix ? ':*' : ''}`;
 }
 
 function narrowDraw(eb: RecipeEb, draw: PoolDraw): Expression<SqlBool> {

@@ -1,7 +1,8 @@
 import type { Viewer } from './contract.ts';
-import type { RecipesRepository } from './repository.ts';
+import type { PrivateSearchFilters, RecipesRepository } from './repository.ts';
 import {
   byTitle,
+  hitOfDocument,
   parseQueryText,
   RecipeSearchIndex,
   type SearchDocument,
@@ -19,6 +20,9 @@ export type SearchSource = Pick<
   | 'searchChanges'
   | 'pruneSearchChanges'
   | 'stemQuery'
+  | 'sharedRecipeCount'
+  | 'hasRankingIndex'
+  | 'databaseSearch'
 >;
 
 export interface SearchFeedOptions {
@@ -26,7 +30,22 @@ export interface SearchFeedOptions {
   pollMs?: number;
   /** Where a failed background read is reported (the next one tries again). */
   onError?: (error: unknown) => void;
+  /**
+   * Memory the index may take (SEARCH_INDEX_BUDGET_MB), at BYTES_PER_INDEXED_RECIPE a shared
+   * recipe; past it every search is answered by PostgreSQL.
+   */
+  budgetBytes?: number;
 }
+
+/**
+ * What one shared recipe costs the index on the heap: measured by loading 100,000 and 300,000
+ * copies of the catalog's real recipes (tsvectors of ~410 characters) and comparing the heap after
+ * a full garbage collection (1,374 and 1,437 bytes; docs/recipes.md).
+ */
+export const BYTES_PER_INDEXED_RECIPE = 1_500;
+const DEFAULT_BUDGET_BYTES = 256 * 1024 * 1024;
+/** In database mode, how often the number of shared recipes is looked at again. */
+const BUDGET_RECHECK_MS = 300_000;
 
 const POLL_MS = 2_000;
 /**
@@ -66,16 +85,27 @@ export class RecipeSearchFeed {
   #queued: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
+  readonly #budgetBytes: number;
+  /** 'database' while the shared recipes exceed the budget: PostgreSQL answers every search. */
+  #mode: 'memory' | 'database' = 'memory';
+  #lastBudgetCheck = 0;
+  #rankingIndex: Promise<boolean> | undefined;
 
   constructor(source: SearchSource, options: SearchFeedOptions = {}) {
     this.#source = source;
     this.#pollMs = options.pollMs ?? POLL_MS;
     this.#onError = options.onError ?? ((error) => console.error('recipe search index: read failed', error));
+    this.#budgetBytes = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
   }
 
   /** How many recipes the in-memory index holds (the shared ones, once loaded). */
   get indexedRecipes(): number {
     return this.#index.size;
+  }
+
+  /** Where searches are answered: the in-memory index, or PostgreSQL past the budget. */
+  get mode(): 'memory' | 'database' {
+    return this.#mode;
   }
 
   /** The page of matches the viewer may see, and how many match in all. */
@@ -88,6 +118,7 @@ export class RecipeSearchFeed {
     const stemmed = tsQuery === undefined ? undefined : await this.#stem(tsQuery);
     await this.#ready();
     const indexQuery: IndexQuery = { ...filters, terms: stemmed?.terms };
+    if (this.#mode === 'database') return this.#databaseSearch(indexQuery, viewer, page);
     if (!viewer) return this.#index.search(indexQuery, undefined, page);
     const upTo = { offset: 0, limit: page.offset + page.limit };
     const own = await this.#privateMatches(indexQuery, stemmed?.text, viewer, upTo.limit);
@@ -111,16 +142,9 @@ export class RecipeSearchFeed {
     limit: number,
   ): Promise<{ hits: SearchHit[]; total: number }> {
     if (query.terms?.length === 0) return { hits: [], total: 0 }; // no lexemes: nothing matches
-    const diets = query.dietary === undefined ? [] : [query.dietary].flat();
     const { documents, total } = await this.#source.privateSearchDocuments(
       viewer.isAdmin ? undefined : viewer.id,
-      {
-        cuisine: query.cuisine,
-        difficulty: query.difficulty,
-        maxTime: query.maxTime,
-        diets,
-        mealType: query.mealType,
-      },
+      filtersOf(query),
       tsQuery,
       limit,
     );
@@ -166,14 +190,55 @@ export class RecipeSearchFeed {
     return this.#loading;
   }
 
+  /** The whole search in PostgreSQL (ranked there as the index ranks). */
+  async #databaseSearch(
+    query: IndexQuery,
+    viewer: Viewer | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<{ hits: SearchHit[]; total: number }> {
+    this.#rankingIndex ??= this.#source.hasRankingIndex().catch((error: unknown) => {
+      this.#rankingIndex = undefined;
+      throw error;
+    });
+    const { documents, total } = await this.#source.databaseSearch(
+      viewer,
+      filtersOf(query),
+      query.terms,
+      page,
+      await this.#rankingIndex,
+    );
+    return { hits: documents.map(({ document, score }) => hitOfDocument(document, score)), total };
+  }
+
   async #reload(): Promise<void> {
+    this.#lastBudgetCheck = Date.now();
+    if ((await this.#source.sharedRecipeCount()) * BYTES_PER_INDEXED_RECIPE > this.#budgetBytes) {
+      return this.#toDatabase();
+    }
     const log = await this.#source.searchLog();
     this.#index.load((await this.#source.searchDocuments()).filter(isShared));
     this.#position = LogPosition.of(log, Date.now());
     this.#lastRead = Date.now();
+    this.#mode = 'memory';
+  }
+
+  #toDatabase(): void {
+    if (this.#mode === 'memory') {
+      console.warn(
+        `recipe search: the shared recipes exceed SEARCH_INDEX_BUDGET_MB (${Math.round(this.#budgetBytes / 1048576)} MB); PostgreSQL answers searches`,
+      );
+    }
+    this.#mode = 'database';
+    this.#index.load([]);
+    this.#lastRead = Date.now();
   }
 
   async #read(): Promise<void> {
+    if (this.#mode === 'database') {
+      // Nothing to keep current: look again now and then whether the index would fit again.
+      if (Date.now() - this.#lastBudgetCheck > BUDGET_RECHECK_MS) await this.#reload();
+      return this.#prune();
+    }
     if (Date.now() - this.#lastRead > GAP_LIFETIME_MS) return this.#reload();
     const changes = await this.#source.searchChanges(this.#position.last, this.#position.ranges());
     const ids = [...new Set(changes.map((c) => c.recipeId))];
@@ -192,10 +257,14 @@ export class RecipeSearchFeed {
       Date.now(),
     );
     this.#lastRead = Date.now();
-    if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
-      this.#lastPrune = Date.now();
-      await this.#source.pruneSearchChanges(CHANGE_LOG_SECONDS);
-    }
+    if (this.#index.size * BYTES_PER_INDEXED_RECIPE > this.#budgetBytes) this.#toDatabase();
+    await this.#prune();
+  }
+
+  async #prune(): Promise<void> {
+    if (Date.now() - this.#lastPrune <= PRUNE_EVERY_MS) return;
+    this.#lastPrune = Date.now();
+    await this.#source.pruneSearchChanges(CHANGE_LOG_SECONDS);
   }
 
   #startTimer(): void {
@@ -220,6 +289,12 @@ export class RecipeSearchFeed {
 interface Stemmed {
   text: string;
   terms: QueryTerm[];
+}
+
+function filtersOf(query: IndexQuery): PrivateSearchFilters {
+  const { cuisine, difficulty, maxTime, mealType } = query;
+  const diets = query.dietary === undefined ? [] : [query.dietary].flat();
+  return { cuisine, difficulty, maxTime, diets, mealType };
 }
 
 function isShared(document: SearchDocument): boolean {

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser } from '../../../test/support/factories.ts';
 import { createRecipe } from '../../../test/support/recipes.ts';
 import { RecipesRepository, tsQueryText } from './repository.ts';
-import { LogPosition, RecipeSearchFeed } from './search-feed.ts';
+import { BYTES_PER_INDEXED_RECIPE, LogPosition, RecipeSearchFeed } from './search-feed.ts';
 import {
   parseQueryText,
   parseVector,
@@ -234,6 +234,9 @@ describe('RecipeSearchFeed', () => {
         pruneSearchChanges: async () => undefined,
         stemQuery: async (text: string) => `'${text.replace(':*', '')}'`,
         privateSearchDocuments: async () => ({ documents: [], total: 0 }),
+        sharedRecipeCount: async () => documents.size,
+        hasRankingIndex: async () => false,
+        databaseSearch: async () => ({ documents: [], total: 0 }), // within budget: never asked
       },
       { pollMs: 60_000 },
     );
@@ -302,101 +305,134 @@ describe('the search index over the database', () => {
     feed.close();
   });
 
-  it('holds only shared recipes, and answers every viewer as one index of all recipes did (private ones merged by owner)', async () => {
-    const [cook, baker, guest] = await Promise.all([
-      createUser(ctx, { tier: 'pro' }),
-      createUser(ctx, { tier: 'pro' }),
-      createUser(ctx),
-    ]);
-    // Private titles made of catalog words, so they interleave with shared recipes in every order.
-    const kinds = [
-      {
-        title: 'Chicken Rice Bowl',
-        cuisine: 'italian',
-        difficulty: 'easy' as const,
-        prep_time: 5,
-        cook_time: 10,
-      },
-      {
-        title: 'Tomato Soup',
-        cuisine: 'french',
-        difficulty: 'medium' as const,
-        prep_time: 20,
-        cook_time: 40,
-      },
-      {
-        title: 'Aardvark Chicken Curry',
-        cuisine: 'indian',
-        difficulty: 'hard' as const,
-        prep_time: 30,
-        cook_time: 60,
-      },
-      {
-        title: 'Egg Fried Rice',
-        cuisine: 'chinese',
-        difficulty: 'easy' as const,
-        prep_time: 5,
-        cook_time: 5,
-      },
-      {
-        title: 'Zucchini Chicken Pasta',
-        cuisine: 'italian',
-        difficulty: 'easy' as const,
-        prep_time: 10,
-        cook_time: 15,
-      },
-    ];
-    for (const [n, owner] of [cook, cook, baker, guest].entries()) {
-      for (const kind of kinds) {
-        await createRecipe(ctx, owner, { ...kind, description: `Soup of the house, batch ${n}.` });
-      }
-    }
-    await createRecipe(ctx, baker, { ...kinds[0]!, title: 'Chicken Public Pie', is_public: true });
-
-    const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
-    const all = await sql<{ id: string }>`select id from recipes`.execute(ctx.database.db);
-    const everything = await repo.searchDocuments(all.rows.map((r) => r.id));
-    const reference = new RecipeSearchIndex(); // what one index of every recipe answered before
-    reference.load(everything);
-    const viewers = [
-      undefined,
-      { id: cook.user.id, isAdmin: false },
-      { id: baker.user.id, isAdmin: false },
-      { id: guest.user.id, isAdmin: false },
-      { id: guest.user.id, isAdmin: true },
-    ];
-    const queries = [
-      {},
-      { tsQuery: tsQueryText('chicken') },
-      { tsQuery: tsQueryText('chick') },
-      { tsQuery: tsQueryText('chicken rice') },
-      { tsQuery: tsQueryText('soup') },
-      { tsQuery: tsQueryText('the') },
-      { cuisine: 'italian' },
-      { tsQuery: tsQueryText('rice'), difficulty: 'easy' },
-      { tsQuery: tsQueryText('soup'), maxTime: 30 },
-      { dietary: 'vegetarian' },
-      { tsQuery: tsQueryText('chicken'), mealType: 'dinner' },
-    ];
-    const pages = [
-      { limit: 5, offset: 0 },
-      { limit: 7, offset: 3 },
-      { limit: 100, offset: 0 },
-      { limit: 10, offset: 5_000 },
-    ];
-    for (const query of queries) {
-      const { tsQuery, ...filters } = query;
-      const terms = tsQuery === undefined ? undefined : parseQueryText(await repo.stemQuery(tsQuery));
-      for (const viewer of viewers) {
-        for (const page of pages) {
-          const ours = idsOf(await feed.search(query, viewer, page));
-          const before = idsOf(reference.search({ ...filters, terms }, viewer, page));
-          expect({ query, viewer, page, ...ours }).toEqual({ query, viewer, page, ...before });
+  it.each([
+    { mode: 'memory', budgetBytes: undefined },
+    { mode: 'database', budgetBytes: 1 }, // past the budget: PostgreSQL answers
+  ])(
+    '$mode: answers every viewer, filter, word and page as one index of all recipes did',
+    async ({ mode, budgetBytes }) => {
+      const [cook, baker, guest] = await Promise.all([
+        createUser(ctx, { tier: 'pro' }),
+        createUser(ctx, { tier: 'pro' }),
+        createUser(ctx),
+      ]);
+      // Private titles made of catalog words, so they interleave with shared recipes in every order.
+      const kinds = [
+        {
+          title: 'Chicken Rice Bowl',
+          cuisine: 'italian',
+          difficulty: 'easy' as const,
+          prep_time: 5,
+          cook_time: 10,
+        },
+        {
+          title: 'Tomato Soup',
+          cuisine: 'french',
+          difficulty: 'medium' as const,
+          prep_time: 20,
+          cook_time: 40,
+        },
+        {
+          title: 'Aardvark Chicken Curry',
+          cuisine: 'indian',
+          difficulty: 'hard' as const,
+          prep_time: 30,
+          cook_time: 60,
+        },
+        {
+          title: 'Egg Fried Rice',
+          cuisine: 'chinese',
+          difficulty: 'easy' as const,
+          prep_time: 5,
+          cook_time: 5,
+        },
+        {
+          title: 'Zucchini Chicken Pasta',
+          cuisine: 'italian',
+          difficulty: 'easy' as const,
+          prep_time: 10,
+          cook_time: 15,
+        },
+      ];
+      for (const [n, owner] of [cook, cook, baker, guest].entries()) {
+        for (const kind of kinds) {
+          await createRecipe(ctx, owner, { ...kind, description: `Soup of the house, batch ${n}.` });
         }
       }
-    }
-    expect(everything.filter((d) => d.ownerId !== null && !d.isPublic)).toHaveLength(20);
-    expect(feed.indexedRecipes).toBe(everything.filter((d) => d.ownerId === null || d.isPublic).length);
+      await createRecipe(ctx, baker, { ...kinds[0]!, title: 'Chicken Public Pie', is_public: true });
+
+      const feed = new RecipeSearchFeed(repo, { pollMs: 60_000, budgetBytes });
+      const all = await sql<{ id: string }>`select id from recipes`.execute(ctx.database.db);
+      const everything = await repo.searchDocuments(all.rows.map((r) => r.id));
+      const reference = new RecipeSearchIndex(); // what one index of every recipe answered before
+      reference.load(everything);
+      const viewers = [
+        undefined,
+        { id: cook.user.id, isAdmin: false },
+        { id: baker.user.id, isAdmin: false },
+        { id: guest.user.id, isAdmin: false },
+        { id: guest.user.id, isAdmin: true },
+      ];
+      const queries = [
+        {},
+        { tsQuery: tsQueryText('chicken') },
+        { tsQuery: tsQueryText('chick') },
+        { tsQuery: tsQueryText('chicken rice') },
+        { tsQuery: tsQueryText('soup') },
+        { tsQuery: tsQueryText('the') },
+        { cuisine: 'italian' },
+        { tsQuery: tsQueryText('rice'), difficulty: 'easy' },
+        { tsQuery: tsQueryText('soup'), maxTime: 30 },
+        { dietary: 'vegetarian' },
+        { tsQuery: tsQueryText('chicken'), mealType: 'dinner' },
+      ];
+      const pages = [
+        { limit: 5, offset: 0 },
+        { limit: 7, offset: 3 },
+        { limit: 100, offset: 0 },
+        { limit: 10, offset: 5_000 },
+      ];
+      for (const query of queries) {
+        const { tsQuery, ...filters } = query;
+        const terms = tsQuery === undefined ? undefined : parseQueryText(await repo.stemQuery(tsQuery));
+        for (const viewer of viewers) {
+          for (const page of pages) {
+            const ours = idsOf(await feed.search(query, viewer, page));
+            const before = idsOf(reference.search({ ...filters, terms }, viewer, page));
+            expect({ query, viewer, page, ...ours }).toEqual({ query, viewer, page, ...before });
+          }
+        }
+      }
+      expect(everything.filter((d) => d.ownerId !== null && !d.isPublic).length).toBeGreaterThanOrEqual(20);
+      expect(feed.mode).toBe(mode);
+      // On PostgreSQL with the RUM extension installed, one-word searches above ordered by its index.
+      const rum = await sql`select 1 from pg_available_extensions where name = 'rum'`.execute(
+        ctx.database.db,
+      );
+      expect(await repo.hasRankingIndex()).toBe(rum.rows.length > 0);
+      // The index holds the shared recipes only (none at all past the budget).
+      const shared = everything.filter((d) => d.ownerId === null || d.isPublic).length;
+      expect(feed.indexedRecipes).toBe(mode === 'memory' ? shared : 0);
+      feed.close();
+    },
+  );
+
+  it('turns to PostgreSQL when new shared recipes take the index past its budget, and still finds them', async () => {
+    const shared = await repo.sharedRecipeCount();
+    const feed = new RecipeSearchFeed(repo, {
+      pollMs: 60_000,
+      budgetBytes: (shared + 0.5) * BYTES_PER_INDEXED_RECIPE,
+    });
+    const find = async () => (await feed.search({ tsQuery: tsQueryText('marmoset') }, undefined, PAGE)).total;
+    expect(await find()).toBe(0);
+    expect(feed.mode).toBe('memory');
+    const made = await createRecipe(ctx, null, { title: 'Marmoset Mousse' });
+    await feed.sync();
+    expect(feed.mode).toBe('database');
+    expect(feed.indexedRecipes).toBe(0);
+    expect(await find()).toBe(1);
+    await sql`delete from recipes where id = ${made.id}`.execute(ctx.database.db);
+    expect(await find()).toBe(0);
     feed.close();
   });
 

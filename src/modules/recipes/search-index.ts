@@ -553,6 +553,11 @@ export class RecipeSearchIndex {
   }
 }
 
+/** A document as a search result (the database search's results too). */
+export function hitOfDocument(document: SearchDocument, score: number): SearchHit {
+  return { id: document.id, title: document.title, score, ...document.shown };
+}
+
 function hitOf(doc: Doc, score: number): SearchHit {
   return { id: doc.id, title: doc.title, score, ...doc.shown };
 }
