@@ -210,3 +210,64 @@ export async function seedBenchRecipes(
   await ctx.settle();
   return { ...totals.rows[0]!, seconds };
 }
+
+export const BENCH_USER_EMAIL = (n: number) => `bench-user-${n}@bench.test`;
+const PRIVATE_SLUG_PREFIX = 'bench-private-';
+
+/**
+ * `users` accounts (no password anyone can use) and `count` private recipes spread evenly over
+ * them, titled and described from the same vocabulary as the catalog (so SELECTIVE_TERM and
+ * COMMON_TERM keep their selectivity among private recipes too). Without ingredient lines: search
+ * reads none. Idempotent, like seedBenchRecipes.
+ */
+export async function seedPrivateRecipes(
+  ctx: Pick<BenchContext, 'database' | 'settle'>,
+  users: number,
+  count: number,
+): Promise<{ users: number; recipes: number; seconds: number }> {
+  const started = performance.now();
+  const db = ctx.database.db;
+  for (let from = 1; from <= users; from += BATCH * 4) {
+    const to = Math.min(users, from + BATCH * 4 - 1);
+    await sql`
+      insert into users (email, password_hash, name)
+      select 'bench-user-' || n || '@bench.test', '!', 'Bench cook ' || n from generate_series(${from}::int, ${to}::int) n
+      on conflict (email) do nothing`.execute(db);
+  }
+  // Owner number k (1..users) by id, kept in a table of the bench database for the batches below.
+  await sql`create table if not exists bench_owners (k int primary key, id uuid not null)`.execute(db);
+  await sql`
+    insert into bench_owners (k, id)
+    select row_number() over (order by id), id from users where email like 'bench-user-%'
+    on conflict (k) do nothing`.execute(db);
+  const present = await sql<{ n: number }>`
+    select count(*)::int as n from recipes where slug like ${PRIVATE_SLUG_PREFIX + '%'}`.execute(db);
+  for (let from = (present.rows[0]?.n ?? 0) + 1; from <= count; from += BATCH) {
+    const to = Math.min(count, from + BATCH - 1);
+    await sql`
+      insert into recipes (slug, owner_id, title, description, cuisine, difficulty, prep_time, cook_time,
+        servings, meal_types, is_public, steps, calories, protein, carbs, fat, fiber, allergens, fits,
+        ingredient_names)
+      select
+        ${PRIVATE_SLUG_PREFIX} || n,
+        o.id,
+        initcap((${ADJECTIVES}::text[])[1 + (n * 7) % ${ADJECTIVES.length}] || ' '
+          || (${DISHES}::text[])[1 + (n / ${ADJECTIVES.length}) % ${DISHES.length}]) || ' of mine #' || n,
+        'My ' || (array['quick', 'slow', 'family', 'party'])[1 + n % 4] || ' version'
+          || case when n % 1000 = 7 then ${' as cooked in ' + SELECTIVE_TERM} else '' end || '.',
+        (${BENCH_CUISINES}::text[])[1 + n % ${BENCH_CUISINES.length}],
+        (array['easy', 'medium', 'hard'])[1 + n % 3],
+        5 + n % 31, n % 97, 2 + n % 4,
+        array(select jsonb_array_elements_text(${JSON.stringify(MEAL_TYPE_SETS)}::jsonb -> (n % ${MEAL_TYPE_SETS.length})::int)),
+        false,
+        array['Cook it.', 'Serve.'],
+        400 + n % 400, 20, 50, 15, 5, '{}', array['vegetarian', 'dairy_free'], ''
+      from generate_series(${from}::int, ${to}::int) as n
+      join bench_owners o on o.k = 1 + n % ${users}`.execute(db);
+  }
+  await sql`vacuum analyze recipes`.execute(db);
+  await sql`vacuum analyze users`.execute(db);
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  await ctx.settle();
+  return { users, recipes: count, seconds };
+}

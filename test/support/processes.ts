@@ -29,9 +29,10 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
+  nodeFlags: readonly string[] = [],
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeFlags, 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

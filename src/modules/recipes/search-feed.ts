@@ -1,4 +1,5 @@
 import type { Viewer } from './contract.ts';
+import { OWN_CACHE_MAX_PER_OWNER, OwnRecipesCache } from './own-recipes-cache.ts';
 import type { PrivateSearchFilters, RecipesRepository } from './repository.ts';
 import {
   byTitle,
@@ -76,6 +77,7 @@ export class RecipeSearchFeed {
   readonly #pollMs: number;
   readonly #onError: (error: unknown) => void;
   readonly #index = new RecipeSearchIndex();
+  readonly #own = new OwnRecipesCache();
   readonly #stemmed = new Map<string, Stemmed>();
   #loading: Promise<void> | undefined;
   #position = new LogPosition();
@@ -142,6 +144,10 @@ export class RecipeSearchFeed {
     limit: number,
   ): Promise<{ hits: SearchHit[]; total: number }> {
     if (query.terms?.length === 0) return { hits: [], total: 0 }; // no lexemes: nothing matches
+    if (!viewer.isAdmin) {
+      const own = await this.#ownRecipes(viewer.id);
+      if (own) return own.search(query, viewer, { offset: 0, limit });
+    }
     const { documents, total } = await this.#source.privateSearchDocuments(
       viewer.isAdmin ? undefined : viewer.id,
       filtersOf(query),
@@ -190,6 +196,24 @@ export class RecipeSearchFeed {
     return this.#loading;
   }
 
+  /**
+   * An owner's private recipes as a small index, from the cache or read whole (when they are few
+   * enough to keep); undefined for an owner with too many, searched query by query.
+   */
+  async #ownRecipes(ownerId: string): Promise<RecipeSearchIndex | undefined> {
+    const cached = this.#own.get(ownerId);
+    if (cached) return cached;
+    const generation = this.#own.generation;
+    const { documents, total } = await this.#source.privateSearchDocuments(
+      ownerId,
+      { diets: [] },
+      undefined,
+      OWN_CACHE_MAX_PER_OWNER + 1,
+    );
+    if (total > OWN_CACHE_MAX_PER_OWNER) return undefined;
+    return this.#own.set(ownerId, documents, generation);
+  }
+
   /** The whole search in PostgreSQL (ranked there as the index ranks). */
   async #databaseSearch(
     query: IndexQuery,
@@ -216,6 +240,7 @@ export class RecipeSearchFeed {
       return this.#toDatabase();
     }
     const log = await this.#source.searchLog();
+    this.#own.clear();
     this.#index.load((await this.#source.searchDocuments()).filter(isShared));
     this.#position = LogPosition.of(log, Date.now());
     this.#lastRead = Date.now();
@@ -249,8 +274,13 @@ export class RecipeSearchFeed {
       for (const document of documents) {
         if (isShared(document)) this.#index.upsert(document);
         else this.#index.remove(document.id); // made private: read by owner from now on
+        this.#own.forget(document.id, document.ownerId);
       }
-      for (const id of ids) if (!present.has(id)) this.#index.remove(id);
+      for (const id of ids) {
+        if (present.has(id)) continue;
+        this.#index.remove(id);
+        this.#own.forget(id, undefined);
+      }
     }
     this.#position.advance(
       changes.map((c) => c.seq),

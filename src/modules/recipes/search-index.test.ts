@@ -436,6 +436,33 @@ describe('the search index over the database', () => {
     feed.close();
   });
 
+  it("keeps an owner's private recipes between searches, and sees another instance's changes to them at its next read", async () => {
+    const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    const owner = await createUser(ctx, { tier: 'pro' });
+    const viewer = { id: owner.user.id, isAdmin: false };
+    const find = async (q: string, who: typeof viewer | undefined = viewer) =>
+      idsOf(await feed.search({ tsQuery: tsQueryText(q) }, who, PAGE)).ids;
+    const first = await createRecipe(ctx, owner, { title: 'Gecko Gumbo' });
+    expect(await find('gecko')).toEqual([first.id]);
+    // Written through another instance: this feed learns of it from the change log only.
+    const second = await createRecipe(ctx, owner, { title: 'Gecko Goulash' });
+    expect(await find('gecko')).toEqual([first.id]); // kept from the first search, not read yet
+    await feed.sync();
+    expect(await find('gecko')).toEqual([second.id, first.id]);
+    await sql`update recipes set title = 'Newt Gumbo' where id = ${first.id}`.execute(ctx.database.db);
+    await feed.sync();
+    expect(await find('gecko')).toEqual([second.id]);
+    expect(await find('newt')).toEqual([first.id]);
+    await sql`update recipes set is_public = true where id = ${first.id}`.execute(ctx.database.db);
+    await feed.sync();
+    expect(await find('newt')).toEqual([first.id]); // once, from the shared index now
+    expect(await find('newt', undefined)).toEqual([first.id]);
+    await sql`delete from recipes where id = ${second.id}`.execute(ctx.database.db);
+    await feed.sync();
+    expect(await find('gecko')).toEqual([]);
+    feed.close();
+  });
+
   it("sees another instance's inserts, edits, visibility changes and deletes at its next read of the change log", async () => {
     const other = new RecipeSearchFeed(repo, { pollMs: 60_000 });
     const find = async (q: string) =>

@@ -1,0 +1,223 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { startServiceProcess } from '../test/support/processes.ts';
+import { buildApp } from '../src/app.ts';
+import { parseConfig } from '../src/platform/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts';
+import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import type { BenchContext } from './context.ts';
+import { load, type BenchRow, type LoadResult } from './lib.ts';
+import { COMMON_TERM, SELECTIVE_TERM, seedBenchRecipes, seedPrivateRecipes } from './seed/recipes.ts';
+
+/**
+ * `npm run bench -- --recipes=1000000` (PostgreSQL: DATABASE_URL): a tenth of the recipes public
+ * catalog, the rest private over as many users as public recipes (nine each on average), in a
+ * database of their own (`mise_bench_<count>`, kept for the next run: seeding a million takes a
+ * while; `--fresh` seeds again). Then a **separate service process** starts on it, as in
+ * production, and is measured: time from start to the first answered search (the in-memory index of
+ * shared recipes loads then), search at 50 clients (selective word, common word, filters only, and
+ * a signed-in owner's query that merges their private recipes), and the process's RSS after that
+ * warm-up.
+ */
+const JWT_SECRET = 'bench-scale-secret-bench-scale-secret!!';
+const OWNER = { email: 'bench-scale-owner@bench.test', password: 'bench-scale-password', name: 'Owner' };
+const TARGET_P99_MS = 50;
+const TARGET_RSS_MB = 500;
+const TARGET_FIRST_SEARCH_S = 5;
+
+export async function runScaleBench(total: number, options: { fresh: boolean }): Promise<BenchRow[]> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('--recipes needs PostgreSQL: set DATABASE_URL');
+  const publicCount = Math.round(total / 10);
+  const users = Math.max(1, publicCount);
+  const url = await benchDatabase(adminUrl, `mise_bench_${total}`, options.fresh);
+  const seeded = await seed(url, publicCount, users, total - publicCount);
+
+  const started = performance.now();
+  const service = await startServiceProcess(
+    {
+      DATABASE_URL: url,
+      JWT_SECRET,
+      NODE_ENV: 'test',
+      SEED_CATALOG: 'false',
+      RUN_WORKERS: 'false',
+      RATE_LIMIT_MAX: '100000000',
+      AUTH_RATE_LIMIT_MAX: '100000000',
+      LOG_LEVEL: 'warn',
+    },
+    300_000,
+    startFlags(),
+  );
+  try {
+    const firstSearchSeconds = await firstSearch(`${service.url}/api/recipes?q=${COMMON_TERM}`, started);
+    const token = await ownerWithPrivateRecipes(service.url, url);
+    const cases: Array<{ name: string; path: string; headers?: Record<string, string> }> = [
+      { name: `search q=${SELECTIVE_TERM} (1 in 1,000)`, path: `/api/recipes?q=${SELECTIVE_TERM}` },
+      { name: `search q=${COMMON_TERM} (1 in 12)`, path: `/api/recipes?q=${COMMON_TERM}` },
+      {
+        name: 'filters only (category+difficulty+max_time+dietary)',
+        path: '/api/recipes?category=italian&difficulty=easy&max_time=60&dietary=dairy_free',
+      },
+      {
+        name: `owner's q=${COMMON_TERM} (their private recipes merged)`,
+        path: `/api/recipes?q=${COMMON_TERM}`,
+        headers: { authorization: `Bearer ${token}` },
+      },
+    ];
+    const rows: BenchRow[] = [];
+    for (const c of cases) {
+      const options = { connections: 50, headers: c.headers ?? {} };
+      await load(`${service.url}${c.path}`, { ...options, durationSeconds: 2 });
+      const result: LoadResult = await load(`${service.url}${c.path}`, { ...options, durationSeconds: 10 });
+      const clean = result.errors === 0 && result.non2xx === 0;
+      rows.push({
+        suite: 'scale',
+        case: `GET ${c.path.replace(/\?.*/, '')} ${c.name}`,
+        database: 'postgres',
+        ...result,
+        target: `p99 < ${TARGET_P99_MS} ms`,
+        met: clean && result.p99 < TARGET_P99_MS,
+        note:
+          rows.length === 0
+            ? `${seeded}; ${total.toLocaleString('en')} recipes, a separate service process`
+            : clean
+              ? undefined
+              : `${result.non2xx} non-2xx answers`,
+      });
+    }
+    const rssMb = residentMb(service.child.pid!);
+    rows.push(
+      figure('instance RSS after warm-up', `< ${TARGET_RSS_MB} MB`, rssMb <= TARGET_RSS_MB, `${rssMb} MB`),
+    );
+    rows.push(
+      figure(
+        'start to first answered search',
+        `< ${TARGET_FIRST_SEARCH_S} s`,
+        firstSearchSeconds < TARGET_FIRST_SEARCH_S,
+        `${firstSearchSeconds} s (process start, migrations checked, index of ${publicCount.toLocaleString('en')} shared recipes loaded)`,
+      ),
+    );
+    return rows;
+  } finally {
+    await service.stop();
+  }
+}
+
+function figure(name: string, target: string, met: boolean, value: string): BenchRow {
+  return {
+    suite: 'scale',
+    case: name,
+    database: 'postgres',
+    rps: 0,
+    p50: 0,
+    p99: 0,
+    errors: 0,
+    target,
+    met,
+    note: value,
+  };
+}
+
+/** The bench's own database, created when missing (dropped first with --fresh). */
+async function benchDatabase(adminUrl: string, name: string, fresh: boolean): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    if (fresh) await admin.query(`drop database if exists ${name} with (force)`);
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function seed(url: string, publicCount: number, users: number, privateCount: number): Promise<string> {
+  const database = await openDatabase({ url, poolSize: 4 });
+  try {
+    await migrateToLatest(database.db);
+    const config = parseConfig({ NODE_ENV: 'test', SEED_CATALOG: 'false', RUN_WORKERS: 'false' });
+    const built = await buildApp({ config, database, jwtSecret: JWT_SECRET, logger: false });
+    try {
+      const settle = () => settleDatabase(database);
+      const shared = await seedBenchRecipes(
+        { built, database, settle } as unknown as BenchContext,
+        publicCount,
+      );
+      const own = await seedPrivateRecipes({ database, settle }, users, privateCount);
+      return `${shared.recipes.toLocaleString('en')} recipes in the database (public seeded in ${shared.seconds} s, ${own.recipes.toLocaleString('en')} private over ${own.users.toLocaleString('en')} users in ${own.seconds} s)`;
+    } finally {
+      await built.app.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+async function settleDatabase(database: DatabaseHandle): Promise<void> {
+  await sql`checkpoint`.execute(database.db);
+}
+
+/** Seconds from `started` until the route first answers 200 (the index loads at the first search). */
+async function firstSearch(url: string, started: number): Promise<number> {
+  for (;;) {
+    const res = await fetch(url).catch(() => undefined);
+    if (res?.status === 200) return Math.round((performance.now() - started) / 100) / 10;
+    if (res && res.status !== 503)
+      throw new Error(`first search answered ${res.status}: ${await res.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * A signed-in owner with as many private recipes as an average user (nine), a third of them with
+ * the common word: their search merges them into the shared ranking.
+ */
+async function ownerWithPrivateRecipes(base: string, url: string): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  let res = await post('/api/auth/login', { email: OWNER.email, password: OWNER.password });
+  if (res.status !== 200) {
+    const registered = await post('/api/auth/register', OWNER);
+    if (registered.status !== 201)
+      throw new Error(`owner registration: ${registered.status} ${await registered.text()}`);
+    res = await post('/api/auth/login', { email: OWNER.email, password: OWNER.password });
+  }
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into recipes (owner_id, title, description, cuisine, difficulty, prep_time, cook_time, servings,
+         meal_types, is_public, steps)
+       select u.id, (array['Grandma''s ${COMMON_TERM}', 'Tuesday stew', 'Quick salad'])[1 + n % 3] || ' ' || n,
+              'From my notebook.', 'italian', 'easy', 10, 20, 2, array['dinner'], false, array['Cook.']
+       from users u, generate_series(1, 9) n
+       where u.email = $1 and not exists (select 1 from recipes r where r.owner_id = u.id)`,
+      [OWNER.email],
+    );
+  } finally {
+    await client.end();
+  }
+  return token;
+}
+
+/** Node's flags in `npm start` (package.json): the instance measured runs as production does. */
+function startFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  return scripts.start!.split(/\s+/).filter((part) => part.startsWith('--'));
+}
+
+function residentMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
