@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { createUser, type TestUser } from '../../../test/support/factories.ts';
@@ -168,6 +169,41 @@ describe('inventory CRUD', () => {
     for (const bad of ['?limit=0', '?limit=101', '?limit=x', '?offset=-1']) {
       expectProblem(await api('GET', `/api/inventory${bad}`, { token: user.token }), 400, 'validation_error');
     }
+  });
+
+  it('answers a repeated listing from its cache only while no change of any origin touched the pantry', async () => {
+    const user = await createUser(ctx);
+    const other = await createUser(ctx);
+    const item = await addStock(ctx, user, { ingredientId: ING.milk, quantity: 1, unit: 'l' });
+    const mine = await addStock(ctx, other, { ingredientId: ING.milk, quantity: 2, unit: 'l' });
+    const read = async () => (await inventory(user, '?limit=10')).items.map((i) => [i.id, i.quantity]);
+    expect(await read()).toEqual([[item.id, 1]]);
+    expect(await read()).toEqual([[item.id, 1]]); // cached
+    const db = ctx.database.db;
+    // Writes that bypass the service (another instance, a fix by hand) raise the version too.
+    await sql`update inventory_items set quantity = 3 where id = ${item.id}`.execute(db);
+    expect(await read()).toEqual([[item.id, 3]]);
+    await sql`insert into inventory_items (user_id, ingredient_id, quantity, unit, location)
+              values (${user.user.id}, ${ING.flour}, 500, 'g', 'pantry')`.execute(db);
+    expect(await read()).toHaveLength(2);
+    await sql`delete from inventory_items where user_id = ${user.user.id}`.execute(db);
+    expect(await read()).toEqual([]);
+    // Another user's change leaves this user's version alone, and the other sees theirs.
+    const versions = async () =>
+      (
+        await sql<{ user_id: string; version: string }>`select user_id, version::text from pantry_versions
+        where user_id in (${user.user.id}, ${other.user.id}) order by version`.execute(db)
+      ).rows;
+    const before = await versions();
+    await sql`update inventory_items set quantity = 4 where id = ${mine.id}`.execute(db);
+    const after = await versions();
+    expect(after.find((v) => v.user_id === user.user.id)).toEqual(
+      before.find((v) => v.user_id === user.user.id),
+    );
+    expect(Number(after.find((v) => v.user_id === other.user.id)!.version)).toBe(
+      Number(before.find((v) => v.user_id === other.user.id)!.version) + 1,
+    );
+    expect((await inventory(other)).items.map((i) => i.quantity)).toEqual([4]);
   });
 
   it('judges "expiring soon" on the UTC date of the injected clock: today + 3 days is the last one', async () => {

@@ -80,6 +80,16 @@ export class PantryRepository {
     return { rows: found, total: Number(figures.total), expiring: Number(figures.expiring) };
   }
 
+  /** The user's pantry version (raised by triggers on every change to their rows; 0 before any). */
+  async version(userId: string): Promise<string> {
+    const row = await this.#db
+      .selectFrom('pantry_versions')
+      .select(sql<string>`version::text`.as('version'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.version ?? '0';
+  }
+
   #filtered(userId: string, filter: InventoryFilter) {
     let query = this.#db.selectFrom('inventory_items').where('user_id', '=', userId);
     if (filter.location) query = query.where('location', '=', filter.location);

@@ -4,6 +4,7 @@ import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.
 import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
 import type { DeductionLine, DeductionResult, PantryAccess, PantryStockItem } from './contract.ts';
 import { addDays, utcDate } from './dates.ts';
+import { ListingCache } from './listing-cache.ts';
 import { planDeduction, type DeductionPlan } from './deduction.ts';
 import { measurableUnit, roundQuantity } from './measure.ts';
 import type { InventoryChanges, PantryRepository } from './repository.ts';
@@ -44,6 +45,7 @@ export class PantryService implements PantryAccess {
   readonly #ingredients: IngredientCatalog;
   readonly #recipes: RecipeCatalog;
   readonly #now: () => Date;
+  readonly #listings = new ListingCache();
 
   constructor(
     repo: PantryRepository,
@@ -73,17 +75,21 @@ export class PantryService implements PantryAccess {
     page: { limit?: number | undefined; offset?: number | undefined } = {},
   ): Promise<PantryListing> {
     const cutoff = this.expiringCutoff();
-    const found = await this.#repo.listPage(
-      userId,
-      {
-        location: filter.location,
-        expiringBy: filter.expiringSoon === true ? cutoff : undefined,
-        // expiring_soon=false lists what does NOT expire soon (undated stock included).
-        notExpiringBy: filter.expiringSoon === false ? cutoff : undefined,
-      },
-      cutoff,
-      { limit: page.limit, offset: page.offset ?? 0 },
-    );
+    const rowFilter = {
+      location: filter.location,
+      expiringBy: filter.expiringSoon === true ? cutoff : undefined,
+      // expiring_soon=false lists what does NOT expire soon (undated stock included).
+      notExpiringBy: filter.expiringSoon === false ? cutoff : undefined,
+    };
+    const rowPage = { limit: page.limit, offset: page.offset ?? 0 };
+    // The version is read first: a page read after it is at least as new as that version.
+    const version = await this.#repo.version(userId);
+    const key = JSON.stringify([userId, version, cutoff, rowFilter, rowPage]);
+    let found = this.#listings.get(key);
+    if (!found) {
+      found = await this.#repo.listPage(userId, rowFilter, cutoff, rowPage);
+      this.#listings.set(key, found);
+    }
     const items = await this.#toItems(found.rows, cutoff);
     return { items, expiringCount: found.expiring, total: found.total };
   }

@@ -15,8 +15,15 @@ export interface InventoryItemsTable {
   added_at: ColumnType<Date, Date | undefined, never>;
 }
 
+/** One row per user whose pantry ever changed; written by triggers on inventory_items only. */
+export interface PantryVersionsTable {
+  user_id: string;
+  version: string;
+}
+
 export interface PantryTables {
   inventory_items: InventoryItemsTable;
+  pantry_versions: PantryVersionsTable;
 }
 
 export type InventoryRow = Selectable<InventoryItemsTable>;

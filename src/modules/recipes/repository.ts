@@ -298,16 +298,21 @@ export class RecipesRepository {
 
   // ---- the search index's feed (search-feed.ts) -----------------------------------------------
 
-  /**
-   * Recipes as the in-memory search index holds them: every shared one (catalog and public), or
-   * those with these ids whatever their visibility (the feed drops the private ones).
-   */
-  async searchDocuments(ids?: readonly string[]): Promise<SearchDocument[]> {
+  /** Recipes with these ids as the search index holds them, whatever their visibility. */
+  async searchDocuments(ids: readonly string[]): Promise<SearchDocument[]> {
     const rows = await this.#searchDocumentQuery()
-      .$if(ids === undefined, (qb) =>
-        qb.where((eb) => eb.or([eb('r.owner_id', 'is', null), eb('r.is_public', '=', true)])),
-      )
-      .$if(ids !== undefined, (qb) => qb.where('r.id', '=', sql<string>`any(${[...(ids ?? [])]}::uuid[])`))
+      .where('r.id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+      .execute();
+    return rows.map(searchDocumentOf);
+  }
+
+  /** The next `limit` shared recipes (catalog and public) by id after `afterId`: a load in batches. */
+  async sharedSearchDocuments(afterId: string | undefined, limit: number): Promise<SearchDocument[]> {
+    const rows = await this.#searchDocumentQuery()
+      .where((eb) => eb.or([eb('r.owner_id', 'is', null), eb('r.is_public', '=', true)]))
+      .$if(afterId !== undefined, (qb) => qb.where('r.id', '>', afterId!))
+      .orderBy('r.id')
+      .limit(limit)
       .execute();
     return rows.map(searchDocumentOf);
   }
@@ -459,11 +464,25 @@ export class RecipesRepository {
       ]);
   }
 
-  /** Every entry of the change log, by number (the feed finds the gaps among them). */
-  async searchLog(): Promise<number[]> {
-    const result = await sql<{ seq: string }>`
-      select seq::text from recipe_search_changes order by seq`.execute(this.#db);
-    return result.rows.map((r) => Number(r.seq));
+  /**
+   * Where the change log stands: its highest number and the ranges of numbers missing below it
+   * (transactions still running, or rolled back), found in the database so that a large log (a bulk
+   * import writes one entry a recipe) is not sent over.
+   */
+  async searchLog(): Promise<{ last: number; gaps: Array<[number, number]> }> {
+    const [top, holes] = await Promise.all([
+      sql<{ last: string | null }>`select max(seq)::text as last from recipe_search_changes`.execute(
+        this.#db,
+      ),
+      sql<{ lo: string; hi: string }>`
+        select (seq + 1)::text as lo, (next - 1)::text as hi
+        from (select seq, lead(seq) over (order by seq) as next from recipe_search_changes) s
+        where next > seq + 1`.execute(this.#db),
+    ]);
+    return {
+      last: Number(top.rows[0]?.last ?? 0),
+      gaps: holes.rows.map((h) => [Number(h.lo), Number(h.hi)]),
+    };
   }
 
   /** Change-log entries after `after`, or within one of the `gaps` (inclusive ranges). */

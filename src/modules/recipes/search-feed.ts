@@ -16,6 +16,7 @@ import {
 export type SearchSource = Pick<
   RecipesRepository,
   | 'searchDocuments'
+  | 'sharedSearchDocuments'
   | 'privateSearchDocuments'
   | 'searchLog'
   | 'searchChanges'
@@ -61,6 +62,8 @@ const PRUNE_EVERY_MS = 600_000;
 /** Changes to more recipes than this (and a quarter of the index) are read by a full reload. */
 const RELOAD_OVER = 5_000;
 const STEMMED_CACHE_SIZE = 2_000;
+/** Shared recipes read per statement when the index loads. */
+const LOAD_BATCH = 5_000;
 
 /**
  * Keeps a RecipeSearchIndex of the shared recipes (catalog and public) current with the database:
@@ -76,7 +79,7 @@ export class RecipeSearchFeed {
   readonly #source: SearchSource;
   readonly #pollMs: number;
   readonly #onError: (error: unknown) => void;
-  readonly #index = new RecipeSearchIndex();
+  #index = new RecipeSearchIndex();
   readonly #own = new OwnRecipesCache();
   readonly #stemmed = new Map<string, Stemmed>();
   #loading: Promise<void> | undefined;
@@ -241,8 +244,18 @@ export class RecipeSearchFeed {
     }
     const log = await this.#source.searchLog();
     this.#own.clear();
-    this.#index.load((await this.#source.searchDocuments()).filter(isShared));
-    this.#position = LogPosition.of(log, Date.now());
+    // Built aside in batches (one batch of rows alive at a time), then put in place at once.
+    const index = new RecipeSearchIndex();
+    index.startLoad();
+    for (let after: string | undefined; ;) {
+      const batch = await this.#source.sharedSearchDocuments(after, LOAD_BATCH);
+      index.appendLoaded(batch);
+      if (batch.length < LOAD_BATCH) break;
+      after = batch.at(-1)!.id;
+    }
+    index.finishLoad();
+    this.#index = index;
+    this.#position = LogPosition.at(log.last, log.gaps, Date.now());
     this.#lastRead = Date.now();
     this.#mode = 'memory';
   }
@@ -353,6 +366,14 @@ export class LogPosition {
     if (seqs.length === 0) return position;
     position.last = seqs[0]!;
     position.advance(seqs.slice(1), now);
+    return position;
+  }
+
+  /** The position from a log's highest number and the ranges missing below it. */
+  static at(last: number, gaps: ReadonlyArray<readonly [number, number]>, now: number): LogPosition {
+    const position = new LogPosition();
+    position.last = last;
+    position.#gaps = merged(gaps.map(([lo, hi]) => ({ lo, hi, since: now })));
     return position;
   }
 

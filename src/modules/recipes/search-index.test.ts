@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
@@ -7,6 +8,7 @@ import { RecipesRepository, tsQueryText } from './repository.ts';
 import { BYTES_PER_INDEXED_RECIPE, LogPosition, RecipeSearchFeed } from './search-feed.ts';
 import {
   parseQueryText,
+  lexemeScore,
   parseVector,
   RecipeSearchIndex,
   topOf,
@@ -73,6 +75,36 @@ describe('RecipeSearchIndex', () => {
       { lexeme: 'chicken', prefix: false },
       { lexeme: 'soup', prefix: true },
     ]);
+  });
+
+  it('parses any tsvector text as the plain regular-expression reading did', () => {
+    // The reading the one-pass parser replaced, kept here as the reference.
+    const weightOf: Record<string, number> = { A: 1, B: 0.4, C: 0.2, D: 0.1 };
+    const reference = (text: string): Array<[string, number]> => {
+      const out: Array<[string, number]> = [];
+      const entry = /'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g;
+      for (let m = entry.exec(text); m; m = entry.exec(text)) {
+        const weights = m[2]
+          ? m[2].split(',').map((p) => Math.fround(weightOf[p.replace(/[0-9]/g, '') || 'D']!))
+          : [Math.fround(0.1)];
+        out.push([m[1]!.replace(/''/g, "'"), lexemeScore(weights)]);
+      }
+      return out;
+    };
+    const lexeme = fc.string({ minLength: 1, maxLength: 12 }).map((l) => `'${l.replace(/'/g, "''")}'`);
+    const position = fc
+      .tuple(fc.integer({ min: 1, max: 16383 }), fc.constantFrom('', 'A', 'B', 'C', 'D'))
+      .map(([at, weight]) => `${at}${weight}`);
+    const entry = fc
+      .tuple(lexeme, fc.array(position, { maxLength: 5 }))
+      .map(([l, at]) => (at.length > 0 ? `${l}:${at.join(',')}` : l));
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 20 }), (entries) => {
+        const text = entries.join(' ');
+        expect(parseVector(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('ranks by weighted occurrences, ties by title; prefixes and AND across words', () => {
@@ -224,10 +256,13 @@ describe('RecipeSearchFeed', () => {
     let loads = 0;
     const feed = new RecipeSearchFeed(
       {
-        searchLog: async () => log.map((c) => c.seq),
-        searchDocuments: async (ids?: readonly string[]) => {
-          const found = [...documents.values()].filter((d) => !ids || ids.includes(d.id));
-          if (!ids && loads++ === 0) await held; // the first load read the table before the write
+        searchLog: async () => ({ last: Math.max(0, ...log.map((c) => c.seq)), gaps: [] }),
+        searchDocuments: async (ids: readonly string[]) =>
+          [...documents.values()].filter((d) => ids.includes(d.id)),
+        sharedSearchDocuments: async (after: string | undefined) => {
+          if (after !== undefined) return [];
+          const found = [...documents.values()];
+          if (loads++ === 0) await held; // the first load read the table before the write
           return found;
         },
         searchChanges: async (after: number) => log.filter((c) => c.seq > after),
@@ -434,6 +469,29 @@ describe('the search index over the database', () => {
     await sql`delete from recipes where id = ${made.id}`.execute(ctx.database.db);
     expect(await find()).toBe(0);
     feed.close();
+  });
+
+  it('finds where the change log stands in the database: its highest number and the numbers missing below it', async () => {
+    const base = 9_000_000_000;
+    const db = ctx.database.db;
+    for (const seq of [base + 1, base + 2, base + 5, base + 9]) {
+      await sql`insert into recipe_search_changes (seq, recipe_id) values (${seq}, gen_random_uuid())`.execute(
+        db,
+      );
+    }
+    try {
+      const log = await repo.searchLog();
+      expect(log.last).toBe(base + 9);
+      expect(log.gaps).toEqual(
+        expect.arrayContaining([
+          [base + 3, base + 4],
+          [base + 6, base + 8],
+        ]),
+      );
+      expect(log.gaps.filter(([lo]) => lo > base)).toHaveLength(2);
+    } finally {
+      await sql`delete from recipe_search_changes where seq > ${base}`.execute(db);
+    }
   });
 
   it("keeps an owner's private recipes between searches, and sees another instance's changes to them at its next read", async () => {
