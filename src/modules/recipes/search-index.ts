@@ -132,7 +132,6 @@ interface Doc {
 
 /** ts_rank's default weights of D, C, B, A, in single precision as PostgreSQL holds them. */
 const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
-const WEIGHT_OF: Record<string, number> = { A: WEIGHTS[3]!, B: WEIGHTS[2]!, C: WEIGHTS[1]!, D: WEIGHTS[0]! };
 /** pi^2 / 6, the limit of sum(1/i^2) that ts_rank normalises by. */
 const SUM_INVERSE_SQUARES = 1.64493406685;
 /** One-word orders kept (the most recently built), at most this many ordinals in all (16 MB with their scores). */
