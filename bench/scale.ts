@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { startServiceProcess } from '../test/support/processes.ts';
+import { npmStartFlags, startServiceProcess } from '../test/support/processes.ts';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts';
@@ -47,7 +47,7 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
       LOG_LEVEL: 'warn',
     },
     300_000,
-    startFlags(),
+    npmStartFlags(),
   );
   try {
     const firstSearchSeconds = await firstSearch(`${service.url}/api/recipes?q=${COMMON_TERM}`, started);
@@ -216,13 +216,6 @@ async function ownerWithPrivateRecipes(base: string, url: string): Promise<strin
     await client.end();
   }
   return token;
-}
-
-/** Node's flags in `npm start` (package.json): the instance measured runs as production does. */
-function startFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
-    .scripts;
-  return scripts.start!.split(/\s+/).filter((part) => part.startsWith('--'));
 }
 
 function residentMb(pid: number): number {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { startServiceProcess } from '../test/support/processes.ts';
+import { npmStartFlags, startServiceProcess } from '../test/support/processes.ts';
 
 /**
  * Mixed workload against a real service process: browsing and searching recipes, pantry edits,
@@ -25,21 +25,25 @@ const SNAPSHOT_DIR = `/tmp/mise-soak-${Date.now()}`;
 
 const METRICS_TOKEN = 'load-metrics-token-0123456789';
 const fakeModel = await startFakeChatModel();
-const service = await startServiceProcess({
-  DATA_DIR: `/tmp/mise-load-${Date.now()}`,
-  RATE_LIMIT_MAX: '100000000',
-  AUTH_RATE_LIMIT_MAX: '100000000',
-  LLM_BASE_URL: fakeModel.url,
-  LLM_API_KEY: 'load-test',
-  CHAT_MODEL: 'loopback',
-  LOG_LEVEL: 'error',
-  // The service's own count of the load, scraped before and after (GET /api/metrics).
-  METRICS_TOKEN,
-  MODEL_PRICES: 'loopback=0.15/0.6',
-  // A soak may need heap snapshots of the service: SIGUSR2 writes one into SNAPSHOT_DIR.
-  ...(soak ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` } : {}),
-  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-});
+const service = await startServiceProcess(
+  {
+    DATA_DIR: `/tmp/mise-load-${Date.now()}`,
+    RATE_LIMIT_MAX: '100000000',
+    AUTH_RATE_LIMIT_MAX: '100000000',
+    LLM_BASE_URL: fakeModel.url,
+    LLM_API_KEY: 'load-test',
+    CHAT_MODEL: 'loopback',
+    LOG_LEVEL: 'error',
+    // The service's own count of the load, scraped before and after (GET /api/metrics).
+    METRICS_TOKEN,
+    MODEL_PRICES: 'loopback=0.15/0.6',
+    // A soak may need heap snapshots of the service: SIGUSR2 writes one into SNAPSHOT_DIR.
+    ...(soak ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` } : {}),
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  },
+  60_000,
+  npmStartFlags(),
+); // run as `npm start` runs it
 const base = service.url;
 
 interface Session {

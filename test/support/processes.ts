@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,14 @@ export interface ServiceProcess {
   child: ChildProcess;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Node's flags in `npm start` (package.json), so that a measured instance runs as production does. */
+export function npmStartFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return manifest.scripts.start!.split(/\s+/).filter((part) => part.startsWith('--'));
 }
 
 /** Starts `node src/main.ts` as a real separate process and waits until /api/health answers. */

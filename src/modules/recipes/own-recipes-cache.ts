@@ -2,7 +2,7 @@ import { RecipeSearchIndex, type SearchDocument } from './search-index.ts';
 
 /** Owners with more private recipes than this are searched in the database query by query. */
 export const OWN_CACHE_MAX_PER_OWNER = 200;
-/** At most this many private recipes are held in all (~30 MB at ~1.5 KB each), least recent out. */
+/** At most this many private recipes are held in all (~20 MB at ~1 KB each), least recent out. */
 const OWN_CACHE_MAX_RECIPES = 20_000;
 
 /**

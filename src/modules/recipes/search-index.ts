@@ -63,9 +63,26 @@ export interface IndexQuery {
   mealType?: string | undefined;
 }
 
+/**
+ * A lexeme's documents and their scores. Typed arrays once a load is finished (4 + 4 bytes an
+ * entry, exact length: half of what plain arrays take), plain arrays again for the lexemes later
+ * writes append to.
+ */
 interface Posting {
-  ords: number[];
-  scores: number[];
+  ords: number[] | Int32Array;
+  scores: number[] | Float32Array;
+}
+
+function appendable(posting: Posting): { ords: number[]; scores: number[] } {
+  if (!Array.isArray(posting.ords)) posting.ords = Array.from(posting.ords);
+  if (!Array.isArray(posting.scores)) posting.scores = Array.from(posting.scores);
+  return posting as { ords: number[]; scores: number[] };
+}
+
+function packed(posting: Posting): void {
+  // Scores are single-precision values (Math.fround), so a Float32Array holds them exactly.
+  if (Array.isArray(posting.ords)) posting.ords = Int32Array.from(posting.ords);
+  if (Array.isArray(posting.scores)) posting.scores = Float32Array.from(posting.scores);
 }
 
 /** Tags (diets, meal types) a document can be filtered by, as bits: the vocabularies are small. */
@@ -103,10 +120,18 @@ class Columns {
 /** Interns strings as small numbers (cuisines, difficulties, tags). */
 class Interner {
   readonly #ids = new Map<string, number>();
+  readonly #values: string[] = [];
   id(value: string): number {
     let id = this.#ids.get(value);
-    if (id === undefined) this.#ids.set(value, (id = this.#ids.size));
+    if (id === undefined) {
+      this.#ids.set(value, (id = this.#ids.size));
+      this.#values.push(value);
+    }
     return id;
+  }
+  /** The one copy of an equal string held (interned if new). */
+  canonical(value: string): string {
+    return this.#values[this.id(value)]!;
   }
   known(value: string): number | undefined {
     return this.#ids.get(value);
@@ -276,6 +301,7 @@ export class RecipeSearchIndex {
   }
 
   finishLoad(): void {
+    for (const posting of this.#postings.values()) packed(posting);
     this.#lexemes = [...this.#postings.keys()].sort();
     this.#setTitleOrder([...this.#byId.values()].sort(byTitle).map((d) => d.ord));
   }
@@ -332,7 +358,13 @@ export class RecipeSearchIndex {
   #append(document: SearchDocument, indexLexemes = false): Doc {
     this.#generation += 1;
     const ord = this.#docs.length;
-    const { id, title, ownerId, shown } = document;
+    const { id, title, ownerId } = document;
+    // Cuisines and difficulties repeat across recipes: one string each, not one per row read.
+    const shown = {
+      ...document.shown,
+      cuisine: this.#values.canonical(document.shown.cuisine),
+      difficulty: this.#values.canonical(document.shown.difficulty),
+    };
     const doc: Doc = { id, title, ownerId, ord, shown };
     this.#docs.push(doc);
     this.#byId.set(doc.id, doc);
@@ -351,8 +383,9 @@ export class RecipeSearchIndex {
         this.#postings.set(lexeme, posting);
         if (indexLexemes) this.#lexemes.splice(lowerBound(this.#lexemes, lexeme), 0, lexeme);
       }
-      posting.ords.push(ord);
-      posting.scores.push(score);
+      const open = appendable(posting);
+      open.ords.push(ord);
+      open.scores.push(score);
     }
     return doc;
   }
@@ -379,13 +412,14 @@ export class RecipeSearchIndex {
       columns.titleRank[ord] = old.titleRank[from]!;
     }
     for (const [lexeme, posting] of this.#postings) {
-      const next: Posting = { ords: [], scores: [] };
-      posting.ords.forEach((from, i) => {
-        const ord = renumbered[from]!;
-        if (ord < 0) return;
+      const next = { ords: [] as number[], scores: [] as number[] };
+      for (let i = 0; i < posting.ords.length; i++) {
+        const ord = renumbered[posting.ords[i]!]!;
+        if (ord < 0) continue;
         next.ords.push(ord);
         next.scores.push(posting.scores[i]!);
-      });
+      }
+      packed(next);
       if (next.ords.length > 0) this.#postings.set(lexeme, next);
       else this.#postings.delete(lexeme);
     }
