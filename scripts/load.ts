@@ -7,18 +7,21 @@ import { npmStartFlags, startServiceProcess } from '../test/support/processes.ts
  * and the service's memory over time, with a growth trend over the second half of the run.
  *
  *   npm run load -- [--clients=200] [--duration=60] [--quick]
- *   npm run load -- --soak [--duration=3600] [--clients=100] [--snapshots]
+ *   npm run load -- --soak [--duration=3600] [--clients=100] [--snapshots] [--memory-advisory]
  * Uses DATABASE_URL when set (a fresh database is recommended), otherwise an embedded one.
  *
  * --soak judges a long run: zero errors, the RSS trend over the second half within ±0.05 MB/s,
  * and p99 steady (the second half's p99 at most 1.5× the first half's, the first tenth being
  * warm-up). When memory still grows (or with --snapshots), two heap snapshots of the service (before and after a further
  * probe load) are compared by constructor and the biggest growers printed.
+ * --memory-advisory (CI's few-minute soak) prints the memory verdict without failing on it: V8 grows
+ * its heap in steps of ~32 MB, and one step inside a two-minute half is 0.27 MB/s by itself.
  */
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const quick = process.argv.includes('--quick');
 const soak = process.argv.includes('--soak');
+const memoryAdvisory = process.argv.includes('--memory-advisory');
 const CLIENTS = arg('clients', quick ? 40 : soak ? 100 : 200);
 const DURATION_S = arg('duration', quick ? 10 : soak ? 3600 : 60);
 const SNAPSHOT_DIR = `/tmp/mise-soak-${Date.now()}`;
@@ -316,8 +319,9 @@ function judgeSoak(): boolean {
     `RSS trend ${slope.toFixed(3)} MB/s ${memoryOk ? 'within' : 'outside'} ±0.05`,
     `p99 ${p99Ok ? 'steady' : 'rising'} (${(secondHalf / Math.max(1, firstHalf)).toFixed(2)}×)`,
   ];
-  const ok = errors === 0 && memoryOk && p99Ok;
-  console.log(`${ok ? 'PASS' : 'FAIL'} (soak): ${verdicts.join(', ')}`);
+  const ok = errors === 0 && (memoryOk || memoryAdvisory) && p99Ok;
+  const advisory = memoryAdvisory && !memoryOk ? ' (memory advisory only: --memory-advisory)' : '';
+  console.log(`${ok ? 'PASS' : 'FAIL'} (soak): ${verdicts.join(', ')}${advisory}`);
   return ok;
 }
 
