@@ -831,25 +831,15 @@ export interface PrivateSearchFilters {
   mealType?: string | undefined;
 }
 
-type SearchDocumentRow = {
-  id: string;
-  title: string;
+/** A summary's columns (less the caller's favourite) and what the index filters and ranks on. */
+type SearchDocumentRow = Omit<SummaryRow, 'is_favourite' | 'difficulty'> & {
   owner_id: string | null;
   is_public: boolean;
-  cuisine: string;
   difficulty: string;
   total_time: number;
   fits: string[];
   meal_types: string[];
   vector: string;
-  description: string;
-  prep_time: number;
-  cook_time: number;
-  servings: number;
-  calories: number;
-  rating_count: number;
-  rating_sum: number;
-  image_url: string | null;
 };
 
 function searchDocumentOf(r: SearchDocumentRow): SearchDocument {
