@@ -7,8 +7,16 @@ import { parseConfig } from '../src/platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import type { BenchContext } from './context.ts';
-import { load, type BenchRow, type LoadResult } from './lib.ts';
-import { COMMON_TERM, SELECTIVE_TERM, seedBenchRecipes, seedPrivateRecipes } from './seed/recipes.ts';
+import { replay, type CapturedQuery } from './capture.ts';
+import { load, rawServer, type BenchRow, type LoadResult } from './lib.ts';
+import { captureServiceSql } from './suites/02-recipes.ts';
+import {
+  BENCH_SLUG_PREFIX,
+  COMMON_TERM,
+  SELECTIVE_TERM,
+  seedBenchRecipes,
+  seedPrivateRecipes,
+} from './seed/recipes.ts';
 
 /**
  * `npm run bench -- --recipes=1000000` (PostgreSQL: DATABASE_URL): a tenth of the recipes public
@@ -32,7 +40,7 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
   const publicCount = Math.round(total / 10);
   const users = Math.max(1, publicCount);
   const url = await benchDatabase(adminUrl, `mise_bench_${total}`, options.fresh);
-  const seeded = await seed(url, publicCount, users, total - publicCount);
+  const { note: seeded, detail } = await seed(url, publicCount, users, total - publicCount);
 
   const started = performance.now();
   const service = await startServiceProcess(
@@ -86,6 +94,7 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
               : `${result.non2xx} non-2xx answers`,
       });
     }
+    rows.push(await detailRow(service.url, url, detail));
     const rssMb = residentMb(service.child.pid!);
     rows.push(
       figure('instance RSS after warm-up', `< ${TARGET_RSS_MB} MB`, rssMb <= TARGET_RSS_MB, `${rssMb} MB`),
@@ -135,7 +144,46 @@ async function benchDatabase(adminUrl: string, name: string, fresh: boolean): Pr
   return url.toString();
 }
 
-async function seed(url: string, publicCount: number, users: number, privateCount: number): Promise<string> {
+/** The detail of a public recipe beside the raw driver running the SQL the service issues for it. */
+async function detailRow(base: string, url: string, detail: Detail): Promise<BenchRow> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  try {
+    const raw = await rawServer(
+      replay(async (text, params) => (await pool.query(text, params)).rows, detail.sql),
+    );
+    const options = { connections: 50, durationSeconds: 10 };
+    await load(raw.url, { ...options, durationSeconds: 2 });
+    const reference = await load(raw.url, options);
+    await raw.close();
+    const target = `${base}/api/recipes/${detail.id}`;
+    await load(target, { ...options, durationSeconds: 2 });
+    const own = await load(target, options);
+    const clean = own.errors === 0 && own.non2xx === 0;
+    return {
+      suite: 'scale',
+      case: 'GET /api/recipes/:id',
+      database: 'postgres',
+      ...own,
+      reference: { name: 'raw driver, same SQL', rps: reference.rps, p99: reference.p99 },
+      target: '>= 60% of raw',
+      met: clean && own.rps >= 0.6 * reference.rps,
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+interface Detail {
+  id: string;
+  sql: CapturedQuery[];
+}
+
+async function seed(
+  url: string,
+  publicCount: number,
+  users: number,
+  privateCount: number,
+): Promise<{ note: string; detail: Detail }> {
   const database = await openDatabase({ url, poolSize: 4 });
   try {
     await migrateToLatest(database.db);
@@ -148,7 +196,20 @@ async function seed(url: string, publicCount: number, users: number, privateCoun
         publicCount,
       );
       const own = await seedPrivateRecipes({ database, settle }, users, privateCount);
-      return `${shared.recipes.toLocaleString('en')} recipes in the database (public seeded in ${shared.seconds} s, ${own.recipes.toLocaleString('en')} private over ${own.users.toLocaleString('en')} users in ${own.seconds} s)`;
+      const [middle] = (
+        await sql<{
+          id: string;
+        }>`select id from recipes where slug = ${`${BENCH_SLUG_PREFIX}${Math.ceil(publicCount / 2)}`}`.execute(
+          database.db,
+        )
+      ).rows;
+      const context = { built, database } as unknown as BenchContext;
+      const detail = {
+        id: middle!.id,
+        sql: await captureServiceSql(context, (service) => service.getDetail(middle!.id, undefined)),
+      };
+      const note = `${shared.recipes.toLocaleString('en')} recipes in the database (public seeded in ${shared.seconds} s, ${own.recipes.toLocaleString('en')} private over ${own.users.toLocaleString('en')} users in ${own.seconds} s)`;
+      return { note, detail };
     } finally {
       await built.app.close();
     }

@@ -211,7 +211,6 @@ export async function seedBenchRecipes(
   return { ...totals.rows[0]!, seconds };
 }
 
-export const BENCH_USER_EMAIL = (n: number) => `bench-user-${n}@bench.test`;
 const PRIVATE_SLUG_PREFIX = 'bench-private-';
 
 /**

@@ -76,7 +76,8 @@ function postgresAlone(ctx: BenchContext, filter: SearchCase['filter']): () => P
   };
 }
 
-async function captureServiceSql(
+/** The SQL the service issues for `work`, captured from kysely (the raw reference replays it). */
+export async function captureServiceSql(
   ctx: BenchContext,
   work: (service: RecipesService) => Promise<unknown>,
 ): Promise<CapturedQuery[]> {
