@@ -269,6 +269,7 @@ export class RecipeSearchFeed {
     }
     this.#mode = 'database';
     this.#index.load([]);
+    this.#own.clear(); // PostgreSQL answers owners too
     this.#lastRead = Date.now();
   }
 
