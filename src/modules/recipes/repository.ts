@@ -333,15 +333,7 @@ export class RecipesRepository {
       .where('r.owner_id', 'is not', null)
       .where('r.is_public', '=', false)
       .$if(ownerId !== undefined, (qb) => qb.where('r.owner_id', '=', ownerId!))
-      .$if(filters.cuisine !== undefined, (qb) => qb.where('r.cuisine', '=', filters.cuisine!))
-      .$if(filters.difficulty !== undefined, (qb) =>
-        qb.where(sql<SqlBool>`r.difficulty = ${filters.difficulty!}`),
-      )
-      .$if(filters.maxTime !== undefined, (qb) => qb.where('r.total_time', '<=', filters.maxTime!))
-      .$if(filters.diets.length > 0, (qb) => qb.where(sql<SqlBool>`r.fits @> ${[...filters.diets]}::text[]`))
-      .$if(filters.mealType !== undefined, (qb) =>
-        qb.where(sql<SqlBool>`r.meal_types @> array[${filters.mealType!}]::text[]`),
-      )
+      .where((eb) => eb.and(searchFilters(eb, filters)))
       // One owner's few recipes are found by owner and then tested (a common word's index entries
       // would cost more to intersect); an admin's search across owners goes through the index.
       .$if(tsQuery !== undefined && ownerId !== undefined, (qb) =>
@@ -402,14 +394,7 @@ export class RecipesRepository {
             sql` + `,
           )}) / ${queries.length}::real`;
     const matching = (eb: RecipeEb): Expression<SqlBool> => {
-      const all: Expression<SqlBool>[] = [visibleTo(eb, viewer)];
-      if (filters.cuisine !== undefined) all.push(eb('r.cuisine', '=', filters.cuisine));
-      if (filters.difficulty !== undefined) all.push(sql<SqlBool>`r.difficulty = ${filters.difficulty}`);
-      if (filters.maxTime !== undefined) all.push(eb('r.total_time', '<=', filters.maxTime));
-      if (filters.diets.length > 0) all.push(sql<SqlBool>`r.fits @> ${[...filters.diets]}::text[]`);
-      if (filters.mealType !== undefined) {
-        all.push(sql<SqlBool>`r.meal_types @> array[${filters.mealType}]::text[]`);
-      }
+      const all = [visibleTo(eb, viewer), ...searchFilters(eb, filters)];
       if (queries.length > 0) all.push(sql<SqlBool>`r.search @@ ${whole}`);
       return eb.and(all);
     };
@@ -867,6 +852,19 @@ function searchDocumentOf(r: SearchDocumentRow): SearchDocument {
       imageUrl: r.image_url,
     },
   };
+}
+
+/** A search's filters as conditions, as the in-memory index applies them. */
+function searchFilters(eb: RecipeEb, filters: PrivateSearchFilters): Expression<SqlBool>[] {
+  const all: Expression<SqlBool>[] = [];
+  if (filters.cuisine !== undefined) all.push(eb('r.cuisine', '=', filters.cuisine));
+  if (filters.difficulty !== undefined) all.push(sql<SqlBool>`r.difficulty = ${filters.difficulty}`);
+  if (filters.maxTime !== undefined) all.push(eb('r.total_time', '<=', filters.maxTime));
+  if (filters.diets.length > 0) all.push(sql<SqlBool>`r.fits @> ${[...filters.diets]}::text[]`);
+  if (filters.mealType !== undefined) {
+    all.push(sql<SqlBool>`r.meal_types @> array[${filters.mealType}]::text[]`);
+  }
+  return all;
 }
 
 /** A term as tsquery input: the lexeme quoted (quotes doubled, backslashes escaped), `:*` for a prefix. */

@@ -415,6 +415,7 @@ describe('the search index over the database', () => {
         { tsQuery: tsQueryText('chicken rice') },
         { tsQuery: tsQueryText('soup') },
         { tsQuery: tsQueryText('the') },
+        { tsQuery: tsQueryText("it's \\ o'clock: & | ! chicken") }, // quotes, a backslash, operators
         { cuisine: 'italian' },
         { tsQuery: tsQueryText('rice'), difficulty: 'easy' },
         { tsQuery: tsQueryText('soup'), maxTime: 30 },
