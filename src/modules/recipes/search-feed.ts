@@ -245,14 +245,22 @@ export class RecipeSearchFeed {
     }
     const log = await this.#source.searchLog();
     this.#own.clear();
-    // Built aside in batches (one batch of rows alive at a time), then put in place at once.
+    // Built aside in batches, then put in place at once. The next batch is read while this one is
+    // indexed (two batches of rows alive at a time), so the database's work and ours overlap.
     const index = new RecipeSearchIndex();
     index.startLoad();
-    for (let after: string | undefined; ;) {
-      const batch = await this.#source.sharedSearchDocuments(after, LOAD_BATCH);
-      index.appendLoaded(batch);
-      if (batch.length < LOAD_BATCH) break;
-      after = batch.at(-1)!.id;
+    let next = this.#source.sharedSearchDocuments(undefined, LOAD_BATCH);
+    try {
+      for (;;) {
+        const batch = await next;
+        const more = batch.length === LOAD_BATCH;
+        if (more) next = this.#source.sharedSearchDocuments(batch.at(-1)!.id, LOAD_BATCH);
+        index.appendLoaded(batch);
+        if (!more) break;
+      }
+    } catch (error) {
+      next.catch(() => undefined); // a read still under way fails on its own; the load has failed
+      throw error;
     }
     index.finishLoad();
     this.#index = index;

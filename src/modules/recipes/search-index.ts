@@ -1,4 +1,5 @@
 import type { Viewer } from './contract.ts';
+import { PostingBuilder } from './posting-builder.ts';
 
 /**
  * The recipe search index: every recipe's full-text lexemes (as PostgreSQL's english configuration
@@ -199,6 +200,12 @@ const weightsScratch: number[] = [];
  */
 export function parseVector(text: string): Array<[string, number]> {
   const out: Array<[string, number]> = [];
+  forEachLexeme(text, (lexeme, score) => out.push([lexeme, score]));
+  return out;
+}
+
+/** parseVector without the pairs: each (lexeme, score) handed to `visit` as it is read. */
+export function forEachLexeme(text: string, visit: (lexeme: string, score: number) => void): void {
   const end = text.length;
   let i = 0;
   while (i < end) {
@@ -217,7 +224,7 @@ export function parseVector(text: string): Array<[string, number]> {
     lexeme += text.slice(from, i);
     i += 1; // the closing quote
     if (text.charCodeAt(i) !== COLON) {
-      out.push([lexeme, UNPOSITIONED_SCORE]);
+      visit(lexeme, UNPOSITIONED_SCORE);
       continue;
     }
     weightsScratch.length = 0;
@@ -231,9 +238,8 @@ export function parseVector(text: string): Array<[string, number]> {
         weightsScratch.push(next >= 65 && next <= 68 ? WEIGHT_BY_LETTER[next - 65]! : WEIGHTS[0]!);
       }
     }
-    out.push([lexeme, lexemeScore(weightsScratch)]);
+    visit(lexeme, lexemeScore(weightsScratch));
   }
-  return out;
 }
 
 /** Parses to_tsquery's text form ('chicken' & 'soup':*) into its terms (every word is ANDed). */
@@ -265,6 +271,12 @@ export class RecipeSearchIndex {
   readonly #values = new Interner();
   readonly #tags = new Interner();
   #dead = 0;
+  /** Live documents that are not shared: while there are none, visibility filters nothing. */
+  #private = 0;
+  /** Bumped by every removal: counts of live matches kept with a word's order are valid until then. */
+  #removals = 0;
+  /** Set between startLoad and finishLoad: the postings of the load being built. */
+  #loading: PostingBuilder | undefined;
   #scores = new Float64Array(0);
   #hits = new Uint8Array(0);
   /** One-word queries' live matches in rank order, valid while no document is added. */
@@ -294,6 +306,8 @@ export class RecipeSearchIndex {
     this.#postings = new Map();
     this.#columns = new Columns();
     this.#dead = 0;
+    this.#private = 0;
+    this.#loading = new PostingBuilder();
   }
 
   appendLoaded(documents: Iterable<SearchDocument>): void {
@@ -301,7 +315,8 @@ export class RecipeSearchIndex {
   }
 
   finishLoad(): void {
-    for (const posting of this.#postings.values()) packed(posting);
+    if (this.#loading) this.#postings = this.#loading.build();
+    this.#loading = undefined;
     this.#lexemes = [...this.#postings.keys()].sort();
     this.#setTitleOrder([...this.#byId.values()].sort(byTitle).map((d) => d.ord));
   }
@@ -337,7 +352,12 @@ export class RecipeSearchIndex {
     this.#byId.delete(id);
     this.#docs[doc.ord] = undefined;
     this.#dead += 1;
-    if (this.#dead >= COMPACT_AFTER_DEAD && this.#dead * 4 >= this.#docs.length) this.#compact();
+    this.#removals += 1;
+    if (this.#columns.shared[doc.ord] === 0) this.#private -= 1;
+    // Not while a load is built: its entries hold the ordinals compaction would renumber.
+    if (!this.#loading && this.#dead >= COMPACT_AFTER_DEAD && this.#dead * 4 >= this.#docs.length) {
+      this.#compact();
+    }
   }
 
   /**
@@ -351,8 +371,9 @@ export class RecipeSearchIndex {
   ): { hits: SearchHit[]; total: number } {
     const keep = this.#filter(query, viewer);
     if (!keep) return { hits: [], total: 0 };
-    if (query.terms === undefined) return this.#titlePage(query.cuisine, keep, page);
-    return this.#rankedPage(query.terms, keep, page);
+    const all = this.#passesAll(query, viewer);
+    if (query.terms === undefined) return this.#titlePage(query.cuisine, all ? undefined : keep, page);
+    return this.#rankedPage(query.terms, keep, page, all);
   }
 
   #append(document: SearchDocument, indexLexemes = false): Doc {
@@ -371,23 +392,28 @@ export class RecipeSearchIndex {
     const c = this.#columns;
     c.ensure(ord + 1);
     c.shared[ord] = document.ownerId === null || document.isPublic ? 1 : 0;
+    if (c.shared[ord] === 0) this.#private += 1;
     c.cuisine[ord] = this.#values.id(document.cuisine);
     c.difficulty[ord] = this.#values.id(document.difficulty);
     c.time[ord] = document.totalTime;
     c.fits[ord] = this.#tags.mask(document.fits);
     c.meals[ord] = this.#tags.mask(document.mealTypes);
-    for (const [lexeme, score] of parseVector(document.vector)) {
-      let posting = this.#postings.get(lexeme);
-      if (!posting) {
-        posting = { ords: [], scores: [] };
-        this.#postings.set(lexeme, posting);
-        if (indexLexemes) this.#lexemes.splice(lowerBound(this.#lexemes, lexeme), 0, lexeme);
-      }
-      const open = appendable(posting);
-      open.ords.push(ord);
-      open.scores.push(score);
-    }
+    const loading = this.#loading;
+    if (loading) forEachLexeme(document.vector, (lexeme, score) => loading.add(lexeme, ord, score));
+    else forEachLexeme(document.vector, (lexeme, score) => this.#post(lexeme, ord, score, indexLexemes));
     return doc;
+  }
+
+  #post(lexeme: string, ord: number, score: number, indexLexemes: boolean): void {
+    let posting = this.#postings.get(lexeme);
+    if (!posting) {
+      posting = { ords: [], scores: [] };
+      this.#postings.set(lexeme, posting);
+      if (indexLexemes) this.#lexemes.splice(lowerBound(this.#lexemes, lexeme), 0, lexeme);
+    }
+    const open = appendable(posting);
+    open.ords.push(ord);
+    open.scores.push(score);
   }
 
   /** Renumbers the live documents densely, dropping the dead from every posting. */
@@ -475,6 +501,22 @@ export class RecipeSearchIndex {
       (c.shared[ord] === 1 || seesPrivate || (ownerId !== undefined && docs[ord]?.ownerId === ownerId));
   }
 
+  /**
+   * Whether every live document passes (no filter, and none the viewer may not see), so that a
+   * page need not test each match: a shared index's plain word or listing costs its page, not its
+   * thousands of matches.
+   */
+  #passesAll(q: IndexQuery, viewer: Viewer | undefined): boolean {
+    const diets = q.dietary === undefined ? [] : [q.dietary].flat();
+    const unfiltered =
+      q.cuisine === undefined &&
+      q.difficulty === undefined &&
+      q.maxTime === undefined &&
+      diets.length === 0 &&
+      q.mealType === undefined;
+    return unfiltered && (this.#private === 0 || viewer?.isAdmin === true);
+  }
+
   #titlePlace(doc: Doc): number {
     let lo = 0;
     let hi = this.#titleOrder.length;
@@ -486,17 +528,22 @@ export class RecipeSearchIndex {
     return lo;
   }
 
+  /** `keep` undefined: every document passes (the title order holds only live ones). */
   #titlePage(
     cuisine: string | undefined,
-    keep: (ord: number) => boolean,
+    keep: ((ord: number) => boolean) | undefined,
     page: { limit: number; offset: number },
   ) {
+    if (!keep && cuisine === undefined) {
+      const ords = this.#titleOrder.slice(page.offset, page.offset + page.limit);
+      return { hits: ords.map((ord) => hitOf(this.#docs[ord]!, 0)), total: this.#titleOrder.length };
+    }
     const hits: SearchHit[] = [];
     let total = 0;
     const cuisineId = cuisine === undefined ? undefined : this.#values.known(cuisine);
     const order = cuisineId === undefined ? this.#titleOrder : this.#cuisineList(cuisineId);
     for (const ord of order) {
-      if (!keep(ord)) continue;
+      if (keep && !keep(ord)) continue;
       if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(this.#docs[ord]!, 0));
       total += 1;
     }
@@ -527,11 +574,12 @@ export class RecipeSearchIndex {
     terms: readonly QueryTerm[],
     keep: (ord: number) => boolean,
     page: { limit: number; offset: number },
+    all: boolean,
   ) {
     if (terms.length === 0) return { hits: [], total: 0 };
     this.#ensureScratch();
     const scores = this.#scores;
-    if (terms.length === 1) return this.#wordPage(terms[0]!, keep, page);
+    if (terms.length === 1) return this.#wordPage(terms[0]!, all ? undefined : keep, page);
     const hits = this.#hits;
     const touched: number[] = [];
     terms.forEach((term, word) => {
@@ -571,22 +619,33 @@ export class RecipeSearchIndex {
    * #rankedPage for one word (the common case): its live matches in rank order are kept between
    * queries until a document is added, so a page is one pass that counts what passes the filter.
    */
-  #wordPage(term: QueryTerm, keep: (ord: number) => boolean, page: { limit: number; offset: number }) {
+  #wordPage(
+    term: QueryTerm,
+    keep: ((ord: number) => boolean) | undefined,
+    page: { limit: number; offset: number },
+  ) {
     const key = `${term.prefix ? '*' : '='}${term.lexeme}`;
     let order = this.#wordOrders.get(key);
     if (order?.generation !== this.#generation) {
-      order = { generation: this.#generation, ...this.#wordOrder(term) };
+      order = { generation: this.#generation, live: -1, liveAt: -1, ...this.#wordOrder(term) };
       this.#keepWordOrder(key, order);
     }
     const docs = this.#docs;
     const hits: SearchHit[] = [];
     let total = 0;
     const { ords, scores } = order;
+    // Every live match passes: the page is read up to its end, the count kept until a removal.
+    const known = !keep && order.liveAt === this.#removals;
     for (let i = 0; i < ords.length; i++) {
       const ord = ords[i]!;
-      if (docs[ord] === undefined || !keep(ord)) continue;
+      if (docs[ord] === undefined || (keep && !keep(ord))) continue;
       if (total >= page.offset && hits.length < page.limit) hits.push(hitOf(docs[ord], scores[i]!));
+      else if (known && hits.length === page.limit) return { hits, total: order.live };
       total += 1;
+    }
+    if (!keep) {
+      order.live = total;
+      order.liveAt = this.#removals;
     }
     return { hits, total };
   }
@@ -652,6 +711,9 @@ function hitOf(doc: Doc, score: number): SearchHit {
 
 interface WordOrder {
   generation: number;
+  /** Live matches when `liveAt` was the index's removal count (-1: not counted yet). */
+  live: number;
+  liveAt: number;
   ords: Int32Array;
   scores: Float32Array;
 }
