@@ -4,7 +4,7 @@ import type { PlatformDeps } from '../index.ts';
 import type { IngredientCatalog } from '../ingredients/contract.ts';
 import { JobQueue, type QueueOptions, type QueuePolicy } from '../../platform/jobs/queue.ts';
 import type { LlmProvider } from '../../providers/llm/index.ts';
-import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
+import { LazyOcrEngine } from '../../providers/ocr/lazy-engine.ts';
 import {
   DEFAULT_PDF_LIMITS,
   IsolatedPdfReader,
@@ -125,7 +125,7 @@ export function createFlyerReader(
 ): { reader: FlyerReader; close: () => Promise<void> } {
   const llmReader = llm.isConfigured('recipe') ? new LlmPageOffers(llm) : undefined;
   const visionReader = llm.isConfigured('vision') ? new VisionPageOffers(llm) : undefined;
-  const ocr = new TesseractEngine();
+  const ocr = new LazyOcrEngine();
   return {
     reader: new FlyerReader(new IsolatedPdfReader(limits), ocr, llmReader, visionReader),
     close: () => ocr.close(),

@@ -1,0 +1,33 @@
+import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+
+/**
+ * The OCR engine (tesseract.js and the native canvas) loaded at its first use: every process
+ * composes a flyer reader, but only the workers read flyers, and an API instance that never does
+ * would otherwise carry both (~30 MB resident, ~0.3 s of start-up).
+ */
+export class LazyOcrEngine implements OcrEngine {
+  #engine: Promise<Required<OcrEngine>> | undefined;
+
+  async recognize(image: Buffer): Promise<OcrWord[]> {
+    return (await this.#loaded()).recognize(image);
+  }
+
+  async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
+    return (await this.#loaded()).readPrices(image, regions);
+  }
+
+  async findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
+    return (await this.#loaded()).findTallGlyphRuns(image, minHeight);
+  }
+
+  async close(): Promise<void> {
+    const engine = this.#engine;
+    this.#engine = undefined;
+    if (engine) await (await engine).close();
+  }
+
+  #loaded(): Promise<Required<OcrEngine>> {
+    this.#engine ??= import('./tesseract-engine.ts').then(({ TesseractEngine }) => new TesseractEngine());
+    return this.#engine;
+  }
+}

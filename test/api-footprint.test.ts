@@ -1,0 +1,40 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServiceProcess, type ServiceProcess } from './support/processes.ts';
+
+/**
+ * What an API instance carries before it does anything: the flyer reader's OCR engine (tesseract.js
+ * and the native canvas, ~30 MB resident) is loaded by the first flyer a worker reads, not by start-up.
+ */
+describe('an API instance at start', () => {
+  let dataDir: string;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'mise-footprint-'));
+    service = await startServiceProcess(
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        JWT_SECRET: 'footprint-secret-footprint-secret-0123',
+        SEED_CATALOG: 'false',
+        RUN_WORKERS: 'false',
+      },
+      120_000,
+    );
+  }, 130_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers without having loaded the native canvas the OCR engine needs', async () => {
+    expect((await fetch(`${service.url}/api/recipes`)).status).toBe(200);
+    const mapped = readFileSync(`/proc/${service.child.pid}/maps`, 'utf8');
+    expect(mapped).toContain('node'); // the maps are readable
+    expect(mapped).not.toMatch(/skia\.[\w-]+\.node/);
+  });
+});
