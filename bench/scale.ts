@@ -32,6 +32,7 @@ const JWT_SECRET = 'bench-scale-secret-bench-scale-secret!!';
 const OWNER = { email: 'bench-scale-owner@bench.test', password: 'bench-scale-password', name: 'Owner' };
 const TARGET_P99_MS = 50;
 const TARGET_RSS_MB = 500;
+const METRICS_TOKEN = 'scale-bench-metrics-token';
 const TARGET_FIRST_SEARCH_S = 5;
 
 export async function runScaleBench(total: number, options: { fresh: boolean }): Promise<BenchRow[]> {
@@ -53,6 +54,7 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
       RATE_LIMIT_MAX: '100000000',
       AUTH_RATE_LIMIT_MAX: '100000000',
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN,
     },
     300_000,
     npmStartFlags(),
@@ -96,8 +98,14 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
     }
     rows.push(await detailRow(service.url, url, detail));
     const rssMb = residentMb(service.child.pid!);
+    const heap = await heapFigures(service.url);
     rows.push(
-      figure('instance RSS after warm-up', `< ${TARGET_RSS_MB} MB`, rssMb <= TARGET_RSS_MB, `${rssMb} MB`),
+      figure(
+        'instance RSS after warm-up',
+        `< ${TARGET_RSS_MB} MB`,
+        rssMb <= TARGET_RSS_MB,
+        `${rssMb} MB (${heap})`,
+      ),
     );
     rows.push(
       figure(
@@ -277,6 +285,17 @@ async function ownerWithPrivateRecipes(base: string, url: string): Promise<strin
     await client.end();
   }
   return token;
+}
+
+/** Where the memory is, from the service's own metrics: V8's heap (used of committed) and buffers. */
+async function heapFigures(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const mb = (name: string) => {
+    const value = new RegExp(`^mise_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1];
+    return value === undefined ? '?' : String(Math.round(Number(value) / 1048576));
+  };
+  return `V8 heap ${mb('nodejs_heap_size_used_bytes')} MB used of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
 }
 
 function residentMb(pid: number): number {
