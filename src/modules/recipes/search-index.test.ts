@@ -159,6 +159,40 @@ describe('RecipeSearchIndex', () => {
     expect(ids(index, "'n5998'")).toEqual([]);
   });
 
+  it("counts and pages a word's matches right between removals when every document passes (the count is kept)", () => {
+    const index = new RecipeSearchIndex();
+    const name = (i: number) => String(i).padStart(2, '0');
+    index.load(Array.from({ length: 50 }, (_, i) => doc(`s${name(i)}`, `Soup ${name(i)}`, "'soup':1A")));
+    const soup = parseQueryText("'soup'");
+    const page = (offset: number, viewer?: { id: string; isAdmin: boolean }) =>
+      idsOf(index.search({ terms: soup }, viewer, { limit: 5, offset }));
+    expect(page(0)).toEqual({ ids: ['s00', 's01', 's02', 's03', 's04'], total: 50 });
+    expect(page(10)).toEqual({ ids: ['s10', 's11', 's12', 's13', 's14'], total: 50 });
+    index.remove('s02');
+    index.remove('s40');
+    expect(page(0)).toEqual({ ids: ['s00', 's01', 's03', 's04', 's05'], total: 48 });
+    expect(page(45)).toEqual({ ids: ['s47', 's48', 's49'], total: 48 });
+    expect(idsOf(index.search({}, undefined, { limit: 3, offset: 1 }))).toEqual({
+      ids: ['s01', 's03', 's04'],
+      total: 48,
+    });
+    // A private document: visibility filters again (its owner sees it, nobody else does).
+    index.upsert(doc('p', 'Soup 00 (mine)', "'soup':1A", { ownerId: 'u1' }));
+    expect(page(0)).toEqual({ ids: ['s00', 's01', 's03', 's04', 's05'], total: 48 });
+    expect(page(0, { id: 'u1', isAdmin: false })).toEqual({
+      ids: ['s00', 'p', 's01', 's03', 's04'],
+      total: 49,
+    });
+    expect(idsOf(index.search({}, undefined, { limit: 2, offset: 0 }))).toEqual({
+      ids: ['s00', 's01'],
+      total: 48,
+    });
+    expect(idsOf(index.search({}, { id: 'x', isAdmin: true }, { limit: 2, offset: 0 }))).toEqual({
+      ids: ['s00', 'p'],
+      total: 49,
+    });
+  });
+
   it('keeps title order and the per-cuisine lists through many random writes', () => {
     const index = new RecipeSearchIndex();
     const model = new Map<string, SearchDocument>();
