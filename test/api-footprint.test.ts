@@ -1,21 +1,26 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from './support/processes.ts';
 
 /**
- * What an API instance carries before it does anything: the flyer reader's OCR engine (tesseract.js
- * and the native canvas, ~30 MB resident) is loaded by the first flyer a worker reads, not by start-up.
+ * What an API instance carries and does at start: the flyer reader's OCR engine (tesseract.js and
+ * the native canvas, ~30 MB resident) is loaded by the first flyer a worker reads, not by start-up;
+ * the modules it compiles are kept on disk for the next start.
  */
 describe('an API instance at start', () => {
   let dataDir: string;
+  let compileCache: string;
   let service: ServiceProcess;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'mise-footprint-'));
+    // Where the cache goes by default (the system's temporary folder), made this test's own.
+    compileCache = path.join(dataDir, 'node-compile-cache');
     service = await startServiceProcess(
       {
+        TMPDIR: dataDir,
         DATA_DIR: dataDir,
         DATABASE_URL: '',
         JWT_SECRET: 'footprint-secret-footprint-secret-0123',
@@ -36,5 +41,14 @@ describe('an API instance at start', () => {
     const mapped = readFileSync(`/proc/${service.child.pid}/maps`, 'utf8');
     expect(mapped).toContain('node'); // the maps are readable
     expect(mapped).not.toMatch(/skia\.[\w-]+\.node/);
+  });
+
+  it("keeps the modules it compiled for the next start (Node's compile cache)", async () => {
+    await service.stop();
+    const files = readdirSync(compileCache, { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    );
+    // The service's own modules and its dependencies': hundreds, not a handful.
+    expect(files.length).toBeGreaterThan(100);
   });
 });
