@@ -425,28 +425,28 @@ export class RecipesRepository {
   }
 
   #searchDocumentQuery() {
-    return this.#db
-      .selectFrom('recipes as r')
-      .select([
-        'r.id',
-        'r.title',
-        'r.owner_id',
-        'r.is_public',
-        'r.cuisine',
-        'r.difficulty',
-        'r.total_time',
-        'r.fits',
-        'r.meal_types',
-        sql<string>`r.search::text`.as('vector'),
-        'r.description',
-        'r.prep_time',
-        'r.cook_time',
-        'r.servings',
-        'r.calories',
-        'r.rating_count',
-        'r.rating_sum',
-        sql<string | null>`r.images[1]`.as('image_url'),
-      ]);
+    return this.#db.selectFrom('recipes as r').select([
+      'r.id',
+      'r.title',
+      'r.owner_id',
+      'r.is_public',
+      'r.cuisine',
+      'r.difficulty',
+      'r.total_time',
+      // Joined in SQL: a load reads 100,000 rows, and parsing two array literals a row cost
+      // ~0.25 s of it. The tags are words of fixed vocabularies, never holding the separator.
+      sql<string>`array_to_string(r.fits, ${TAG_SEPARATOR})`.as('fits_text'),
+      sql<string>`array_to_string(r.meal_types, ${TAG_SEPARATOR})`.as('meal_types_text'),
+      sql<string>`r.search::text`.as('vector'),
+      'r.description',
+      'r.prep_time',
+      'r.cook_time',
+      'r.servings',
+      'r.calories',
+      'r.rating_count',
+      'r.rating_sum',
+      sql<string | null>`r.images[1]`.as('image_url'),
+    ]);
   }
 
   /**
@@ -817,15 +817,22 @@ export interface PrivateSearchFilters {
 }
 
 /** A summary's columns (less the caller's favourite) and what the index filters and ranks on. */
-type SearchDocumentRow = Omit<SummaryRow, 'is_favourite' | 'difficulty'> & {
+type SearchDocumentRow = Omit<SummaryRow, 'is_favourite' | 'difficulty' | 'meal_types'> & {
   owner_id: string | null;
   is_public: boolean;
   difficulty: string;
   total_time: number;
-  fits: string[];
-  meal_types: string[];
+  fits_text: string;
+  meal_types_text: string;
   vector: string;
 };
+
+/** Joins a search document's tags in SQL (the unit separator, which no tag holds). */
+const TAG_SEPARATOR = '\u001f';
+
+function tagsOf(joined: string): string[] {
+  return joined === '' ? [] : joined.split(TAG_SEPARATOR);
+}
 
 function searchDocumentOf(r: SearchDocumentRow): SearchDocument {
   return {
@@ -836,8 +843,8 @@ function searchDocumentOf(r: SearchDocumentRow): SearchDocument {
     cuisine: r.cuisine,
     difficulty: r.difficulty,
     totalTime: r.total_time,
-    fits: r.fits,
-    mealTypes: r.meal_types,
+    fits: tagsOf(r.fits_text),
+    mealTypes: tagsOf(r.meal_types_text),
     vector: r.vector,
     shown: {
       description: r.description,
