@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
-import { bigPriceCandidates, MAX_PRICE_READS_PER_PAGE, rereadBigPrices } from './price-glyphs.ts';
+import { bigPriceCandidates, MAX_PRICE_READS_PER_PAGE, regionAfter, rereadBigPrices } from './price-glyphs.ts';
 
 const word = (text: string, x: number, y: number, width: number, height: number): OcrWord => ({
   text,
@@ -119,5 +119,22 @@ describe('big prices read again', () => {
       word('Pears', 80, 5000, 60, 20),
     ]);
     expect(asked).toBe(MAX_PRICE_READS_PER_PAGE);
+  });
+});
+
+describe('regionAfter', () => {
+  it('follows the tall words that continue a price and leaves room for raised cents', () => {
+    const region = regionAfter(word('4', 100, 50, 20, 40), [word('6.49', 125, 52, 60, 38)]);
+    expect(region.x).toBe(100);
+    expect(region.width).toBeCloseTo(185 - 100 + 44);
+  });
+
+  it('ends when a word lies inside what it has covered (a mark OCR boxed at the end of the digits)', () => {
+    // Once looped forever on a generated US page: the mark starts just before the run's right edge
+    // and ends before it, so the run never grew and the same word was found again.
+    const digits = word('3', 100, 50, 30, 40);
+    const mark = word('.', 127, 52, 2, 36);
+    const region = regionAfter(digits, [mark, word('99', 400, 50, 30, 40)]);
+    expect(region.width).toBeCloseTo(30 + 44);
   });
 });

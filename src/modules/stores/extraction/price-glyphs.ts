@@ -83,8 +83,11 @@ export function bigPriceCandidates(words: readonly OcrWord[]): number[] {
 export function regionAfter(word: OcrWord, words: readonly OcrWord[] = []): ImageRegion {
   let right = word.x + word.width;
   for (;;) {
+    // Only a word that reaches further right continues the price: one lying inside the run so far
+    // (a stray mark OCR boxed there) would be found again and again.
     const next = words.find(
       (other) =>
+        other.x + other.width > right &&
         other.x > right - word.height * 0.1 &&
         other.x - right <= word.height * 0.35 &&
         other.height >= word.height * 0.8 &&
