@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../../src/platform/config.ts';
 import { createLlmProvider } from '../../src/providers/llm/index.ts';
 import { createFlyerReader } from '../../src/modules/stores/module.ts';
-import { scoreFlyer, type ExtractedOfferForScoring, type FlyerLabels, type FlyerScore } from './scoring.ts';
+import {
+  matchOffers,
+  scoreFlyer,
+  type ExtractedOfferForScoring,
+  type FlyerLabels,
+  type FlyerScore,
+} from './scoring.ts';
 
 /**
  * npm run flyers:score [-- --dir <folder> ...] [--json <file>] [--only <name-part>]
@@ -92,17 +98,23 @@ async function scoreFolder(
   return rows;
 }
 
+/** Each page's labels and extracted offers; `✓` marks the ones that matched, `✗` the others. */
 function printSideBySide(file: string, labels: FlyerLabels, offers: ExtractedOfferForScoring[]): void {
+  const pairs = matchOffers(labels, offers);
+  const matched = new Set<object>(pairs.flat());
+  const mark = (o: object) => (matched.has(o) ? '✓' : '✗');
   console.log(`\n${file}`);
   for (const page of labels.pages_labelled) {
     console.log(`  page ${page}`);
     for (const l of labels.offers.filter((o) => o.page === page)) {
       console.log(
-        `    label     ${l.price.toFixed(2)} ${l.regular_price ?? ''} | ${l.product} | ${l.unit ?? ''}`,
+        `  ${mark(l)} label     ${l.price.toFixed(2)} ${l.regular_price ?? ''} | ${l.product} | ${l.unit ?? ''}`,
       );
     }
     for (const o of offers.filter((x) => x.page === page)) {
-      console.log(`    extracted ${o.price.toFixed(2)} ${o.regularPrice ?? ''} | ${o.product} | ${o.unit}`);
+      console.log(
+        `  ${mark(o)} extracted ${o.price.toFixed(2)} ${o.regularPrice ?? ''} | ${o.product} | ${o.unit}`,
+      );
     }
   }
 }

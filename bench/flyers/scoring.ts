@@ -113,14 +113,22 @@ export function countOutliers(offers: ExtractedOfferForScoring[]): number {
   return offers.filter((o) => o.price > 10 * median && !BULK_UNIT.test(o.unit)).length;
 }
 
-export function scoreFlyer(labels: FlyerLabels, extractedAll: ExtractedOfferForScoring[]): FlyerScore {
-  const pages = new Set(labels.pages_labelled);
-  const extracted = extractedAll.filter((o) => pages.has(o.page));
-  const matched = greedyPairs(
+/** The extracted offers of labelled pages paired with the labels they match (page, price, name). */
+export function matchOffers(
+  labels: FlyerLabels,
+  extracted: ExtractedOfferForScoring[],
+): [ExtractedOfferForScoring, LabelledOffer][] {
+  return greedyPairs(
     extracted,
     labels.offers,
     (o, l) => samePrice(o.price, l.price) && offerNameMatches(o, l),
   );
+}
+
+export function scoreFlyer(labels: FlyerLabels, extractedAll: ExtractedOfferForScoring[]): FlyerScore {
+  const pages = new Set(labels.pages_labelled);
+  const extracted = extractedAll.filter((o) => pages.has(o.page));
+  const matched = matchOffers(labels, extracted);
   const namePairs = greedyPairs(extracted, labels.offers, offerNameMatches);
   const rightPrices = namePairs.filter(([o, l]) => samePrice(o.price, l.price)).length;
   const rightRegular = matched.filter(

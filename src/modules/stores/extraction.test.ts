@@ -115,6 +115,8 @@ describe('price and unit recognition', () => {
     ["1,30 € l'unité", 'per unité'],
     ['Kiwi gold', undefined],
     ['Lait 1 l', '1 l'],
+    ['Presunto cozido Sadia cada 100g', 'per 100g'],
+    ['R$ 2,75 cada', 'each'],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });
@@ -163,6 +165,38 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('reads the per-unit price of a multi-buy condition printed beside a tile as its offer price', () => {
+    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      text,
+      x,
+      y,
+      width,
+      height,
+    });
+    // Savegnago: "Buy 3, pay 2: in this promotion a unit comes out at R$ 5,99" under the regular price,
+    // and "In this pack each unit comes out at R$ 2,79" under a pack's name.
+    const offers = parseLayout([
+      at('Queijo parmesão Vigor', 366, 380, 75, 8),
+      at('ralado 50g', 366, 388, 34, 8),
+      at('R$ 8,98', 366, 400, 60, 29),
+      at('Levando 3 unidades', 366, 451, 53, 6),
+      at('Pague 2 . Nesta', 366, 457, 42, 6),
+      at('promoção a', 366, 463, 32, 6),
+      at('unidade sai por', 366, 468, 41, 6),
+      at('R$ 5,99', 366, 472, 38, 17),
+      at('cada', 395, 490, 12, 6),
+      at('Cerveja Petra Puro Malte lata 350ml', 553, 950, 90, 8),
+      at('Nesta embalagem', 553, 973, 64, 8),
+      at('cada unidade sai', 553, 982, 59, 8),
+      at('por', 553, 990, 12, 8),
+      at('R$ 2,79', 570, 994, 47, 21),
+    ]);
+    expect(offers.map((o) => [o.brand, o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['', 'Queijo parmesão Vigor ralado', 5.99, 8.98],
+      ['', 'Cerveja Petra Puro Malte lata', 2.79, 2.79],
+    ]);
+  });
+
   it('gives no offer when only the "was" price of a tile was read (its own price was not)', () => {
     const offers = parseLayout([item('Pork Shoulder Roast', 40, 100, 14), item('Was $1.89', 40, 130, 10)]);
     expect(offers).toEqual([]);
@@ -202,6 +236,30 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('gives a big price the free name right over it, not the small name of a staggered tile beside it', () => {
+    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      text,
+      x,
+      y,
+      width,
+      height,
+    });
+    // Savegnago-like dense grid: tile B's first name line is level with tile A's price, which sits
+    // right under tile A's own name.
+    const offers = parseLayout([
+      at('Farofa pronta Siamar 400g', 567, 274, 86, 8),
+      at('Milho de', 504, 287, 29, 8),
+      at('R$ 4,95', 580, 281, 65, 29),
+      at('pipoca Yoki', 504, 294, 37, 8),
+      at('400g', 504, 302, 16, 8),
+      at('R$ 6,49', 503, 312, 49, 23),
+    ]);
+    expect(offers.map((o) => [o.brand, o.product, o.discountedPrice, o.unit]).sort()).toEqual([
+      ['', 'Farofa pronta Siamar', 4.95, '400g'],
+      ['', 'Milho de pipoca Yoki', 6.49, '400g'],
+    ]);
+  });
+
   it('gives a price the name straight over it, not a nearer name of the next tile that only reaches it', () => {
     const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
       text,
@@ -220,7 +278,7 @@ describe('layout parser', () => {
       at('$1.99', 391, 262, 132, 60),
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice]).sort()).toEqual([
-      ['BREAST', 1.99],
+      ['CHICKEN BREAST', 1.99],
       ['ESPINAZO', 2.49],
     ]);
   });

@@ -96,7 +96,10 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
         usedAsName.add(cell);
         lastName = cell;
       }
-      if (!current || (!hasName && lastName && belongsToAnotherTile(cell, lastName, lines, lineIndex))) {
+      if (
+        !current ||
+        (!hasName && lastName && belongsToAnotherTile(cell, lastName, lines, lineIndex, usedAsName))
+      ) {
         if (cell.prices.length > 0) orphans.push({ cells: [cell], line: lineIndex });
         continue;
       }
@@ -116,14 +119,42 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
 /**
  * A big price beside a small name that happens to share its line (a neighbouring tile's price
  * level with a name line of this one) is not that name's price: at least 2.5 times taller, and
- * either more than three of its heights away or beside (not under) the last line of a stacked
- * tile name.
+ * either more than three of its heights away, beside (not under) the last line of a stacked tile
+ * name, or set right under a name of its own (dense grids stagger their tiles).
  */
-function belongsToAnotherTile(price: Cell, name: Cell, lines: Cell[][], lineIndex: number): boolean {
+function belongsToAnotherTile(
+  price: Cell,
+  name: Cell,
+  lines: Cell[][],
+  lineIndex: number,
+  usedAsName: Set<Cell>,
+): boolean {
   if (price.prices.length === 0 || price.height < name.height * 2.5) return false;
   const gap = Math.max(price.x - name.right, name.x - price.right);
   if (gap > price.height * 3) return true;
-  return gap > 0 && hasNameLineAbove(name, lines, lineIndex);
+  if (gap <= 0) return false;
+  return (
+    hasNameLineAbove(name, lines, lineIndex) || hasOwnNameAbove(price, name, lines, lineIndex, usedAsName)
+  );
+}
+
+/** A free name right over the price (its bottom within half the price's height), not over `name`. */
+function hasOwnNameAbove(
+  price: Cell,
+  name: Cell,
+  lines: Cell[][],
+  lineIndex: number,
+  usedAsName: Set<Cell>,
+): boolean {
+  for (let i = lineIndex - 1; i >= 0; i -= 1) {
+    for (const c of lines[i] ?? []) {
+      if (usedAsName.has(c) || c.prices.length > 0 || c.unitOnly || !looksLikeName(c.name)) continue;
+      if (!overlapsHorizontally(c, price, 0) || overlapsHorizontally(c, name, 0)) continue;
+      if (price.y - c.bottom < price.height * 0.5) return true;
+    }
+    if (lines[i]?.[0] && price.y - lines[i]![0]!.bottom > price.height) break;
+  }
+  return false;
 }
 
 function hasNameLineAbove(name: Cell, lines: Cell[][], lineIndex: number): boolean {
@@ -277,7 +308,8 @@ function nameAboveWithin(
 /**
  * A tile's name is often several short lines stacked above its price ("PORK BUTT / CARNE / PARA /
  * TAMALES"). The lines directly above the nearest one, in the same column, belong to it; the top
- * line is the brand when it is printed smaller than the rest (or when there are just two lines).
+ * line is the brand only when it is printed smaller than the rest (a name broken over two lines of
+ * one size, "CHICKEN / BREAST", is one name).
  */
 function stackedName(
   nearest: Cell,
@@ -305,16 +337,21 @@ function stackedName(
   const [first, ...rest] = stack;
   const restHeight = Math.min(...rest.map((c) => c.height));
   const smaller = first!.height < restHeight * 0.85;
-  if (smaller || stack.length === 2) return { product: nearest, brand: first, extra: rest.slice(0, -1) };
+  if (smaller) return { product: nearest, brand: first, extra: rest.slice(0, -1) };
   return { product: nearest, brand: undefined, extra: stack.slice(0, -1) };
 }
 
+/** Unit cells beside or under a tile's price, or on the line right over it (below the name). */
 function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
   const out: Cell[] = [];
   for (const i of [lineIndex, lineIndex + 1]) {
     for (const c of lines[i] ?? []) {
       if (c !== price && c.unitOnly && overlapsHorizontally(c, price, price.height * 2)) out.push(c);
     }
+  }
+  for (const c of lines[lineIndex - 1] ?? []) {
+    if (c.unitOnly && overlapsHorizontally(c, price, 0) && price.y - c.bottom < price.height * 0.5)
+      out.push(c);
   }
   return out;
 }

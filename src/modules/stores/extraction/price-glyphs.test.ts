@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
-import { bigPriceCandidates, MAX_PRICE_READS_PER_PAGE, regionAfter, rereadBigPrices } from './price-glyphs.ts';
+import {
+  bigPriceCandidates,
+  MAX_PRICE_READS_PER_PAGE,
+  regionAfter,
+  rereadBigPrices,
+} from './price-glyphs.ts';
 
 const word = (text: string, x: number, y: number, width: number, height: number): OcrWord => ({
   text,

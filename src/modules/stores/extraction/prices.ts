@@ -97,9 +97,9 @@ const FRAME_WORDS =
 const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
-/** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each". */
+/** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each", "cada 100g". */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|\bea\.?(?=\s|$))`,
+  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])cada(?![\p{L}\d])|\bea\.?(?=\s|$))`,
   'iu',
 );
 
@@ -112,10 +112,10 @@ export function findUnit(text: string): string | undefined {
 
 function normaliseUnit(raw: string): string {
   const unit = raw.trim().replace(/\s+/g, ' ');
-  const rate = /^(?:per|pro|je|le|la|l['’]|el|al|o|por|the|\/)\s*(.+)$/iu.exec(unit);
+  const rate = /^(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(.+)$/iu.exec(unit);
   if (/^(?:kg|lbs?)$/i.test(unit)) return `per ${unit.toLowerCase()}`;
   if (rate) return `per ${rate[1]!.trim()}`.replace(/\bper (ea|each)\.?$/i, 'each');
-  if (/^ea\.?$/i.test(unit)) return 'each';
+  if (/^(?:ea\.?|cada)$/i.test(unit)) return 'each';
   return unit;
 }
 
@@ -161,11 +161,13 @@ const NOT_A_PRODUCT =
 /**
  * Lines that annotate a price, never a product: member and regular prices, "was" prices and
  * savings ("without member card $3.49", "Sem cartão R$ 6,29", "De R$ 8,79 por", "Au lieu de",
- * "ohne Kundenkarte", "Sin tarjeta", "Prix sans carte", "SAVE $2", "Sie sparen", "Leve 3 pague 2").
+ * "ohne Kundenkarte", "Sin tarjeta", "Prix sans carte", "SAVE $2", "Sie sparen", "Leve 3 pague 2"),
+ * and the conditions of a multi-buy ("Levando 3 unidades pague 2. Nesta promoção a unidade sai
+ * por", "Nesta embalagem cada unidade sai por"), whose price is the offer's per unit.
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve \d|pague|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve \d|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
 
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
