@@ -76,6 +76,10 @@ describe('price and unit recognition', () => {
     ['gültig vom 12.10. bis 17.10.2020', []],
     ['10717 Berlin, Tel. 0176 63636480', []],
     ['1 Sack (10Kg)', []],
+    ['Suco Maguary Seleção 1,35L', []],
+    ['Lava roupa em pó Tixan 2,2kg R$ 18,90', [18.9]],
+    ['R$ 19,95 kg', [19.95]],
+    ['2,99 kg', [2.99]],
   ])('%s → %j', (text, values) => {
     expect(findPrices(text).map((p) => p.value)).toEqual(values);
   });
@@ -233,6 +237,36 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice]).sort()).toEqual([
       ['Desodorante aerossol Rexona masculino ou feminino', 16.9],
       ['Lava roupa em pó Tixan', 20.9],
+    ]);
+  });
+
+  it('reads a price set in pieces whose raised cents sit on another line than its whole part', () => {
+    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      text,
+      x,
+      y,
+      width,
+      height,
+    });
+    // Savegnago: "5" and "," (29 pt) and the cents "99" (23 pt, top-aligned), a digit's box wider
+    // than its advance so the comma starts inside it, and a neighbour's name level with the cents.
+    const offers = parseLayout([
+      at('Bebida com suco Del', 436, 732, 67, 8),
+      at('Valle Frut pet 1,5L', 440, 739, 58, 8),
+      at('R$', 434, 754, 11, 10),
+      at('99', 468, 749, 30, 23),
+      at('5', 447, 747, 17, 29),
+      at(',', 461, 747, 10, 29),
+      at('Refresco em pó Tang 18g', 63, 758, 80, 8),
+      at('R$ 1,29', 91, 767, 46, 22),
+      at('Sukita 2L', 630, 700, 30, 8),
+      at('8', 630, 712, 16, 29),
+      at('49', 647, 713, 20, 16),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice]).sort()).toEqual([
+      ['Bebida com suco Del Valle Frut pet', 5.99],
+      ['Refresco em pó Tang', 1.29],
+      ['Sukita', 8.49],
     ]);
   });
 

@@ -71,7 +71,7 @@ interface OfferGroup {
 }
 
 export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
-  const lines = groupLines(withoutDuplicates(items.map(normalised))).map(toCells);
+  const lines = groupLines(joinPricePieces(withoutDuplicates(items.map(normalised)))).map(toCells);
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
   const orphans: Orphan[] = [];
@@ -476,6 +476,65 @@ function withoutDuplicates(items: readonly LayoutItem[]): LayoutItem[] {
     kept.push(item);
   }
   return kept;
+}
+
+const WHOLE_PIECE = /^\d{1,4}[.,]?$/;
+const CENTS_PIECE = /^[.,]?\d{1,2}$|^[.,]$/;
+
+/**
+ * A price set in pieces ("5" "," "99", the cents smaller and raised) is one item before lines are
+ * formed: the pieces' centres differ by more than a line's tolerance allows, and a piece left on
+ * another line is a lost price. Pieces touch (a gap under a fifth of the height) and their tops or
+ * bottoms align.
+ */
+function joinPricePieces(items: readonly LayoutItem[]): LayoutItem[] {
+  const out = [...items].sort((a, b) => a.x - b.x);
+  for (let i = 0; i < out.length; i += 1) {
+    for (;;) {
+      const left = out[i]!;
+      if (!WHOLE_PIECE.test(left.text.trim()) && !/^\d{1,4}[.,]\d{1,2}$/.test(left.text.trim())) break;
+      const j = out.findIndex((right, k) => k !== i && continuesPrice(left, right));
+      if (j === -1) break;
+      const right = out[j]!;
+      const x = Math.min(left.x, right.x);
+      const y = Math.min(left.y, right.y);
+      out[i] = {
+        ...left,
+        text: left.text.trim() + (raisedCents(left, right) ? ',' : '') + right.text.trim(),
+        x,
+        y,
+        width: Math.max(left.x + left.width, right.x + right.width) - x,
+        height: Math.max(left.y + left.height, right.y + right.height) - y,
+      };
+      out.splice(j, 1);
+      if (j < i) i -= 1;
+    }
+  }
+  return out;
+}
+
+/** Two digits set smaller and level with the top of a whole number with no separator: its cents. */
+function raisedCents(left: LayoutItem, right: LayoutItem): boolean {
+  return (
+    /^\d{1,4}$/.test(left.text.trim()) &&
+    /^\d{2}$/.test(right.text.trim()) &&
+    right.height <= left.height * 0.8 &&
+    Math.abs(right.y - left.y) < left.height * 0.25
+  );
+}
+
+function continuesPrice(left: LayoutItem, right: LayoutItem): boolean {
+  const text = right.text.trim();
+  if (!CENTS_PIECE.test(text) || (/[.,]\d/.test(left.text) && !/^\d/.test(text))) return false;
+  if (/[.,]\d{1,2}$/.test(left.text.trim())) return false; // already has its cents
+  const height = Math.max(left.height, right.height);
+  const gap = right.x - (left.x + left.width);
+  // Glyph boxes overlap (a digit's box is wider than its advance): the piece starts past its middle.
+  if (right.x <= left.x + left.width * 0.5 || gap > height * 0.2) return false;
+  if (right.height > left.height * 1.1 || right.height < left.height * 0.4) return false;
+  const topsAlign = Math.abs(right.y - left.y) < height * 0.25;
+  const bottomsAlign = Math.abs(right.y + right.height - (left.y + left.height)) < height * 0.25;
+  return topsAlign || bottomsAlign;
 }
 
 /**

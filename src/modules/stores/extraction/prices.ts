@@ -26,6 +26,11 @@ const MULTI_BUY_RE = new RegExp(
 );
 /** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
 const CENTS_RE = /(?<![\d.,])(\d{1,2})\s*¢/gu;
+/**
+ * "1,35L", "2,2kg", "1.5lt": an amount without a currency glued to a unit is a size, not a price
+ * (with a space, "R$ 19,95 kg" and "2,99 kg" are prices per kilo).
+ */
+const GLUED_UNIT_AFTER = /^(?:kg|g|gr|l|lt|ml|cl|lbs?|oz)(?![\p{L}\d])/iu;
 /** "7.25-8 oz": a size range, not a price. */
 const SIZE_RANGE_AFTER = /^\s*[-–]\s*\d+(?:[.,]\d+)?\s*(?:oz|lbs?|g|kg|ml|cl|l|ct|fl)\b/i;
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
@@ -76,6 +81,7 @@ export function findPrices(text: string): PriceToken[] {
     const end = start + match[0].length;
     if (taken.some(([a, b]) => start < b && end > a)) continue;
     if (SIZE_RANGE_AFTER.test(clean.slice(end))) continue;
+    if (match[5] && GLUED_UNIT_AFTER.test(clean.slice(end))) continue;
     const raw = match[2] ?? match[3] ?? match[5] ?? '';
     const value = amountOf(raw);
     if (!(value > 0) || value >= 10_000) continue;
