@@ -15,7 +15,7 @@ import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import { parseLayout, type LayoutItem } from './extraction/layout.ts';
-import { findPrices, findUnit } from './extraction/prices.ts';
+import { findPrices, findUnit, looksLikeName } from './extraction/prices.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
 /** The shared data sits beside the project (../shared from its root), wherever it is cloned. */
@@ -77,6 +77,11 @@ describe('price and unit recognition', () => {
     ['10717 Berlin, Tel. 0176 63636480', []],
     ['1 Sack (10Kg)', []],
     ['Suco Maguary Seleção 1,35L', []],
+    ['SAVE $4', []],
+    ['ÉCONOMISEZ 0,50 €', []],
+    ['Ahorra 1,00 €', []],
+    ['Sie sparen 2,00 €', []],
+    ['Save up to $1.50 Tomatoes $2.99', [2.99]],
     ['Lava roupa em pó Tixan 2,2kg R$ 18,90', [18.9]],
     ['R$ 19,95 kg', [19.95]],
     ['2,99 kg', [2.99]],
@@ -198,6 +203,25 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.brand, o.product, o.discountedPrice, o.originalPrice])).toEqual([
       ['', 'Queijo parmesão Vigor ralado', 5.99, 8.98],
       ['', 'Cerveja Petra Puro Malte lata', 2.79, 2.79],
+    ]);
+  });
+
+  it.each(['4 für', '4 fu r', '3 for', 'Leve', 'Leve (', '1a unidad', '2ª unidade'])(
+    'a multi-buy condition "%s" is never a product name',
+    (text) => {
+      expect(looksLikeName(text)).toBe(false);
+    },
+  );
+
+  it('does not give a tile the amount of a savings badge printed beside it', () => {
+    const offers = parseLayout([
+      item('Tomates grappe', 40, 100, 14),
+      item('Prix sans carte 3,39 €', 40, 120, 10),
+      item('2,29 €', 40, 140, 40),
+      item('ÉCONOMISEZ 0,50 €', 120, 150, 14),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Tomates grappe', 2.29, 3.39],
     ]);
   });
 

@@ -42,6 +42,12 @@ const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4}
  */
 const OLD_MARK_RE =
   /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta))(?:\s*R)?\s*:?\s*$/iu;
+/**
+ * Words before a saving ("SAVE $4", "Économisez 0,50 €", "Ahorra 1 €", "Sie sparen 2,00 €"): the
+ * amount saved is neither the offer's price nor its regular one, and is not read as a price.
+ */
+const SAVING_MARK_RE =
+  /(?:\b(?:save|you save|ahorra|ahorre|ahorro|sparen|spare|economize|economia|risparmi|risparmia)|[ée]conomi[sz]e[zr]?)\s*:?\s*(?:up to|jusqu'?[àa]|hasta|bis zu|at[ée]|fino a)?\s*(?:R\s*)?$/iu;
 const NEW_MARK_RE = /\b(?:now|jetzt|nur|only|sale|aktion|angebot)\s*:?\s*$/i;
 
 function amountOf(raw: string): number {
@@ -73,6 +79,7 @@ export function findPrices(text: string): PriceToken[] {
     if (taken.some(([a, b]) => start < b && end > a)) continue;
     taken.push([start, end]);
     const before = clean.slice(Math.max(0, start - 24), start);
+    if (SAVING_MARK_RE.test(before)) continue;
     const marked = OLD_MARK_RE.test(before) ? 'old' : NEW_MARK_RE.test(before) ? 'new' : undefined;
     tokens.push({ value: round2(Number(match[1]) / 100), start, end, marked });
   }
@@ -86,6 +93,7 @@ export function findPrices(text: string): PriceToken[] {
     const value = amountOf(raw);
     if (!(value > 0) || value >= 10_000) continue;
     const before = clean.slice(Math.max(0, start - 24), start);
+    if (SAVING_MARK_RE.test(before)) continue;
     const marked = OLD_MARK_RE.test(before) ? 'old' : NEW_MARK_RE.test(before) ? 'new' : undefined;
     tokens.push({ value, start, end, marked });
   }
@@ -173,7 +181,7 @@ const NOT_A_PRODUCT =
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve \d|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
 
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
