@@ -14,7 +14,7 @@ import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
 import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
-import { parseLayout, type LayoutItem } from './extraction/layout.ts';
+import { nameLikelihood, parseLayout, type LayoutItem } from './extraction/layout.ts';
 import { findPrices, findUnit, looksLikeName } from './extraction/prices.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
@@ -212,6 +212,29 @@ describe('layout parser', () => {
       expect(looksLikeName(text)).toBe(false);
     },
   );
+
+  it('keeps an OCR offer whose name reads like noise for audit (low confidence), not a clean one', () => {
+    const ocr = (text: string, x: number, y: number, size: number): LayoutItem => ({
+      ...item(text, x, y, size),
+      confidence: 0.92,
+    });
+    const [noisy] = parseLayout([ocr('Russet Potd§oe bag', 40, 100, 14), ocr('$3.67', 40, 130, 40)]);
+    const [clean] = parseLayout([ocr('Russet Potatoes bag', 40, 100, 14), ocr('$3.67', 40, 130, 40)]);
+    expect(noisy!.confidence).toBeLessThan(0.5);
+    expect(clean!.confidence).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it.each([
+    ['Pork Shoulder‘Roas', 0.25],
+    ['(WEE Al', 0.4],
+    ['Arroz nlp', 5 / 8],
+    ['BBQ Sauce', 1],
+    ['Coca-Cola 2L', 1],
+    ['Huile d’olive vierge', 1],
+    ['نان بربری', 1],
+  ])('name likelihood of "%s" is %d', (name, likelihood) => {
+    expect(nameLikelihood(name)).toBeCloseTo(likelihood, 2);
+  });
 
   it('does not give a tile the amount of a savings badge printed beside it', () => {
     const offers = parseLayout([

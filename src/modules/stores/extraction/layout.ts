@@ -380,6 +380,8 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (unit) confidence += 0.15;
   if (original > discounted || group.prices.some((p) => p.marked)) confidence += 0.2;
   if (group.prices.length > 3) confidence -= 0.2;
+  // OCR noise read as a name ("Potd§oe", "(WEE Al") is kept for audit rather than shown.
+  if (certainty < 1) confidence *= nameLikelihood(`${brand} ${name}`);
   return {
     product: name.slice(0, 200),
     brand: brand.slice(0, 100),
@@ -389,6 +391,31 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
     confidence: round2(Math.max(0.05, Math.min(0.95, confidence * certainty))),
     box: boxOf(group.cells),
   };
+}
+
+const VOWEL = /[aeiouyàáâãäåèéêëìíîïòóôõöùúûüæœ]/iu;
+const LATIN_WORD = /^[\p{Script=Latin}][\p{Script=Latin}'’.-]*$/u;
+const OTHER_SCRIPT_WORD = /^[\p{L}\p{M}\u200c]+$/u;
+
+/**
+ * The share of a name's letters that stand in words a flyer would print: Latin words with a vowel
+ * (or short capitals), words of another script made of letters only, numbers with units. Symbols
+ * inside words (§ © “ ‘ |) and vowel-less runs are what OCR makes of pictures.
+ */
+export function nameLikelihood(name: string): number {
+  let good = 0;
+  let all = 0;
+  for (const word of name.split(/\s+/).filter(Boolean)) {
+    const letters = (word.match(/\p{L}/gu) ?? []).length;
+    if (letters === 0) continue;
+    all += letters;
+    const latin =
+      LATIN_WORD.test(word) && (VOWEL.test(word) || (letters <= 3 && word === word.toUpperCase()));
+    const measured = /^\d+(?:[.,]\d+)?\p{L}{1,3}$/u.test(word);
+    if (latin || measured || (!/\p{Script=Latin}/u.test(word) && OTHER_SCRIPT_WORD.test(word)))
+      good += letters;
+  }
+  return all === 0 ? 0 : good / all;
 }
 
 /** The union of the cells an offer was read from (PDF points, top-left origin). */
