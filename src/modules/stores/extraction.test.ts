@@ -206,12 +206,19 @@ describe('layout parser', () => {
     ]);
   });
 
-  it.each(['4 für', '4 fu r', '3 for', 'Leve', 'Leve (', '1a unidad', '2ª unidade'])(
-    'a multi-buy condition "%s" is never a product name',
-    (text) => {
-      expect(looksLikeName(text)).toBe(false);
-    },
-  );
+  it.each([
+    '4 für',
+    '4 fu r',
+    '3 for',
+    'Leve',
+    'Leve (',
+    '1a unidad',
+    '2ª unidade',
+    'درهم البطاقة بدون',
+    '© کارت بدون',
+  ])('a multi-buy condition or card note "%s" is never a product name', (text) => {
+    expect(looksLikeName(text)).toBe(false);
+  });
 
   it('keeps an OCR offer whose name reads like noise for audit (low confidence), not a clean one', () => {
     const ocr = (text: string, x: number, y: number, size: number): LayoutItem => ({

@@ -183,11 +183,17 @@ const NOT_A_PRODUCT =
 const PRICE_NOTE =
   /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
 
+/**
+ * Arabic and Persian card-price notes ("بدون البطاقة", "بدون کارت": without the card; "با کارت":
+ * with the card), wherever they stand in a right-to-left line: a loyalty card is never a product.
+ */
+const CARD_NOTE_RTL = /(?:ال)?بطاقة|کارت|كارت/u;
+
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
 
 /** Enough letters to be a product name, not a stray symbol or number, nor a condition or price note. */
 export function looksLikeName(text: string): boolean {
   const letters = (text.replace(CURRENCY_WORDS, ' ').match(/\p{L}/gu) ?? []).length;
-  return letters >= 3 && !NOT_A_PRODUCT.test(text) && !PRICE_NOTE.test(text);
+  return letters >= 3 && !NOT_A_PRODUCT.test(text) && !PRICE_NOTE.test(text) && !CARD_NOTE_RTL.test(text);
 }
