@@ -139,6 +139,14 @@ describe('layout parser', () => {
     width: text.length * size * 0.5,
     height: size,
   });
+  /** An item with its exact box, as a text layer or OCR gives it. */
+  const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+    text,
+    x,
+    y,
+    width,
+    height,
+  });
 
   it('splits two offers on one line and joins a currency sign printed as its own item', () => {
     const offers = parseLayout([
@@ -175,13 +183,6 @@ describe('layout parser', () => {
   });
 
   it('reads the per-unit price of a multi-buy condition printed beside a tile as its offer price', () => {
-    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      text,
-      x,
-      y,
-      width,
-      height,
-    });
     // Savegnago: "Buy 3, pay 2: in this promotion a unit comes out at R$ 5,99" under the regular price,
     // and "In this pack each unit comes out at R$ 2,79" under a pack's name.
     const offers = parseLayout([
@@ -272,21 +273,14 @@ describe('layout parser', () => {
   });
 
   it('does not give a small name line the big price of a neighbouring tile that shares its line', () => {
-    const runAt = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      text,
-      x,
-      y,
-      width,
-      height,
-    });
     // Savegnago-like: tile A's name lines (8 pt) at the left; tile B's price (24 pt) level with one.
     const offers = parseLayout([
-      runAt('Lava roupa em pó Tixan 2,2kg', 373, 790, 96, 8),
-      runAt('R$ 20,90', 392, 818, 63, 24),
-      runAt('Desodorante', 211, 820, 42, 8),
-      runAt('aerossol Rexona', 211, 828, 52, 8),
-      runAt('masculino ou feminino', 211, 835, 70, 8),
-      runAt('R$ 16,90', 207, 850, 64, 24),
+      at('Lava roupa em pó Tixan 2,2kg', 373, 790, 96, 8),
+      at('R$ 20,90', 392, 818, 63, 24),
+      at('Desodorante', 211, 820, 42, 8),
+      at('aerossol Rexona', 211, 828, 52, 8),
+      at('masculino ou feminino', 211, 835, 70, 8),
+      at('R$ 16,90', 207, 850, 64, 24),
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice]).sort()).toEqual([
       ['Desodorante aerossol Rexona masculino ou feminino', 16.9],
@@ -295,13 +289,6 @@ describe('layout parser', () => {
   });
 
   it('reads a price set in pieces whose raised cents sit on another line than its whole part', () => {
-    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      text,
-      x,
-      y,
-      width,
-      height,
-    });
     // Savegnago: "5" and "," (29 pt) and the cents "99" (23 pt, top-aligned), a digit's box wider
     // than its advance so the comma starts inside it, and a neighbour's name level with the cents.
     const offers = parseLayout([
@@ -325,13 +312,6 @@ describe('layout parser', () => {
   });
 
   it('gives a big price the free name right over it, not the small name of a staggered tile beside it', () => {
-    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      text,
-      x,
-      y,
-      width,
-      height,
-    });
     // Savegnago-like dense grid: tile B's first name line is level with tile A's price, which sits
     // right under tile A's own name.
     const offers = parseLayout([
@@ -349,13 +329,6 @@ describe('layout parser', () => {
   });
 
   it('gives a price the name straight over it, not a nearer name of the next tile that only reaches it', () => {
-    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      text,
-      x,
-      y,
-      width,
-      height,
-    });
     // Berwyn-like: the middle tile's name sits lower than the right tile's, both above one baseline.
     const offers = parseLayout([
       at('CHICKEN', 393, 193, 129, 25),
@@ -372,13 +345,6 @@ describe('layout parser', () => {
   });
 
   it('does not pair the last line of a stacked tile name with the big prices of the tiles beside it', () => {
-    const at = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      text,
-      x,
-      y,
-      width,
-      height,
-    });
     // Berwyn page 1: three tiles; the middle name's last line shares a line with both neighbours' prices.
     const offers = parseLayout([
       at('BOTTOM', 94, 388, 97, 20),
