@@ -183,8 +183,7 @@ describe('layout parser', () => {
   });
 
   it('reads the per-unit price of a multi-buy condition printed beside a tile as its offer price', () => {
-    // Savegnago: "Buy 3, pay 2: in this promotion a unit comes out at R$ 5,99" under the regular price,
-    // and "In this pack each unit comes out at R$ 2,79" under a pack's name.
+    // Savegnago: "Buy 3, pay 2: in this promotion a unit comes out at R$ 5,99" under the regular price.
     const offers = parseLayout([
       at('Queijo parmesão Vigor', 366, 380, 75, 8),
       at('ralado 50g', 366, 388, 34, 8),
@@ -195,15 +194,9 @@ describe('layout parser', () => {
       at('unidade sai por', 366, 468, 41, 6),
       at('R$ 5,99', 366, 472, 38, 17),
       at('cada', 395, 490, 12, 6),
-      at('Cerveja Petra Puro Malte lata 350ml', 553, 950, 90, 8),
-      at('Nesta embalagem', 553, 973, 64, 8),
-      at('cada unidade sai', 553, 982, 59, 8),
-      at('por', 553, 990, 12, 8),
-      at('R$ 2,79', 570, 994, 47, 21),
     ]);
     expect(offers.map((o) => [o.brand, o.product, o.discountedPrice, o.originalPrice])).toEqual([
       ['', 'Queijo parmesão Vigor ralado', 5.99, 8.98],
-      ['', 'Cerveja Petra Puro Malte lata', 2.79, 2.79],
     ]);
   });
 
@@ -253,6 +246,39 @@ describe('layout parser', () => {
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
       ['Tomates grappe', 2.29, 3.39],
+    ]);
+  });
+
+  it('reaches a tile name through the multi-buy note block over its deal price, one offer a tile', () => {
+    // Savegnago: the tile's price sits beside its second name line, the note block and its price
+    // under that line; both prices are one tile's (regular 5,99, per unit when buying 5: 4,79).
+    const offers = parseLayout([
+      at('Queijo parmesão Vigor', 667, 264, 75, 8),
+      at('ralado 50g', 667, 272, 34, 8),
+      at('R$ 5,99', 711, 273, 46, 22),
+      at('Levando 5 unidades', 666, 344, 53, 6),
+      at('Pague 4 . Nesta', 666, 350, 43, 6),
+      at('promoção a', 666, 355, 32, 6),
+      at('unidade sai por', 666, 360, 42, 6),
+      at('R$ 4,79', 667, 365, 38, 17),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Queijo parmesão Vigor', 4.79, 5.99],
+    ]);
+  });
+
+  it('leaves out a price that only informs what one unit of a pack comes to', () => {
+    const offers = parseLayout([
+      at('Cerveja Original lata 350ml', 658, 878, 88, 8),
+      at('com 12 unidades', 674, 885, 55, 8),
+      at('R$ 50,28', 674, 891, 65, 24),
+      at('Nesta embalagem', 677, 974, 63, 8),
+      at('cada unidade sai', 677, 982, 59, 8),
+      at('por R$', 677, 991, 23, 8),
+      at('4,19', 706, 991, 32, 21),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Cerveja Original lata com', 50.28, 50.28],
     ]);
   });
 

@@ -1,7 +1,9 @@
 import {
   findPrices,
   findUnit,
+  INFORMATIVE_NOTE,
   isOnlyUnit,
+  isPriceNote,
   looksLikeName,
   residualName,
   round2,
@@ -200,8 +202,11 @@ function clusterOrphans(orphans: Orphan[]): Orphan[] {
 /** Attach each name-less price cluster to the name cell above it (tile layouts). */
 function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>): OfferGroup[] {
   const byAnchor = new Map<Cell, OfferGroup>();
+  /** Every name cell of a tile's group: two prices whose stacks share a line share the tile. */
+  const byNameCell = new Map<Cell, OfferGroup>();
   const groupOf = (anchor: TileName): OfferGroup => {
-    let group = byAnchor.get(anchor.product);
+    const names = [anchor.product, ...anchor.extra, ...(anchor.brand ? [anchor.brand] : [])];
+    let group = byAnchor.get(anchor.product) ?? names.map((c) => byNameCell.get(c)).find(Boolean);
     if (group) return group;
     group = {
       nameParts: [...anchor.extra.map((c) => c.name), anchor.product.name],
@@ -218,9 +223,11 @@ function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>)
     }
     addUnitsOf(group, anchor.product);
     byAnchor.set(anchor.product, group);
+    for (const c of names) byNameCell.set(c, group);
     return group;
   };
-  for (const { cells, line } of orphans) {
+  for (const { cells: all, line } of orphans) {
+    const cells = all.filter((cell) => !underInformativeNote(cell, line, lines));
     // Each price takes the name above it: neighbouring tiles whose prices share a baseline stay
     // apart. A price with no name above it (a struck-through old price beside the new one) joins
     // the nearest price of its cluster that has one.
@@ -238,6 +245,21 @@ function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>)
 }
 
 type TileName = NonNullable<ReturnType<typeof nameAbove>>;
+
+/** A price right under a note that only informs ("Nesta embalagem cada unidade sai por"). */
+function underInformativeNote(price: Cell, lineIndex: number, lines: Cell[][]): boolean {
+  let top = price.y;
+  for (let i = lineIndex - 1; i >= 0 && i >= lineIndex - 4; i -= 1) {
+    const note = (lines[i] ?? []).find(
+      (c) =>
+        isPriceNote(c.text) && overlapsHorizontally(c, price, price.height) && top - c.bottom < price.height,
+    );
+    if (!note) return false;
+    if (INFORMATIVE_NOTE.test(note.text)) return true;
+    top = note.y;
+  }
+  return false;
+}
 
 function nearestAnchor(cells: Cell[], anchors: (TileName | undefined)[], i: number): TileName | undefined {
   let best: { distance: number; anchor: TileName } | undefined;
@@ -282,9 +304,16 @@ function nameAboveWithin(
   straightOver: boolean,
 ): { product: Cell; brand: Cell | undefined; extra: Cell[] } | undefined {
   const reach = price.height * 5;
+  // A block of note lines stacked over the price ("Levando 3 unidades / pague 2 / a unidade sai
+  // por") is measured through: the reach starts above it.
+  let top = price.y;
   for (let i = lineIndex - 1; i >= 0; i -= 1) {
     const line = lines[i]!;
-    if (line[0] && price.y - line[0].bottom > reach) break;
+    if (line[0] && top - line[0].bottom > reach) break;
+    const note = line.find(
+      (c) => isPriceNote(c.text) && overlapsHorizontally(c, price, 0) && top - c.bottom < price.height * 1.5,
+    );
+    if (note) top = Math.min(top, note.y);
     // Of the names over the price, the one centred nearest to it (a neighbour's name may reach it).
     const product = line
       .filter(

@@ -181,7 +181,7 @@ const NOT_A_PRODUCT =
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
 
 /**
  * Arabic and Persian card-price notes ("بدون البطاقة", "بدون کارت": without the card; "با کارت":
@@ -191,6 +191,17 @@ const CARD_NOTE_RTL = /(?:ال)?بطاقة|کارت|كارت/u;
 
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
+
+/** A line that annotates a price (member, regular, "was", savings, multi-buy conditions). */
+export function isPriceNote(text: string): boolean {
+  return PRICE_NOTE.test(text) || CARD_NOTE_RTL.test(text);
+}
+
+/**
+ * A note whose price only informs: what one unit of a multi-pack comes to ("Nesta embalagem cada
+ * unidade sai por R$ 2,79", "that's 0.50 each"), not a price the shop charges.
+ */
+export const INFORMATIVE_NOTE = /\bnest[ae] embalagem\b|\bthat'?s (?:only )?\W?\d|\bsoit\b/iu;
 
 /** Enough letters to be a product name, not a stray symbol or number, nor a condition or price note. */
 export function looksLikeName(text: string): boolean {
