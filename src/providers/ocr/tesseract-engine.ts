@@ -43,9 +43,12 @@ export class TesseractEngine implements OcrEngine {
   #arabicData: string | undefined;
   /** Digits only (its parameters would otherwise leak into page reading). */
   #digits: Promise<Worker> | undefined;
+  /** Latin-script languages other than English, each loaded when a page is first in it. */
+  #languages: Partial<Record<PageLanguage, Promise<Worker>>> = {};
 
   async recognize(image: Buffer): Promise<OcrWord[]> {
-    const latin = await readWords(await this.#latinWorker(), image);
+    const english = await readWords(await this.#latinWorker(), image);
+    const latin = await this.#inPageLanguage(image, english);
     if (confidentLetterShare(latin) >= OTHER_SCRIPT_SHARE) return latin;
     const arabic = await readWords(await this.#arabicWorker(), image);
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
@@ -61,13 +64,31 @@ export class TesseractEngine implements OcrEngine {
   }
 
   async close(): Promise<void> {
-    const workers = [this.#latin, this.#arabic, this.#digits];
+    const workers = [this.#latin, this.#arabic, this.#digits, ...Object.values(this.#languages)];
+    this.#languages = {};
     this.#latin = undefined;
     this.#arabic = undefined;
     this.#digits = undefined;
     for (const worker of workers) if (worker) await (await worker).terminate();
     if (this.#arabicData) rmSync(this.#arabicData, { recursive: true, force: true });
     this.#arabicData = undefined;
+  }
+
+  /**
+   * English reads other Latin-script languages without their accents ("Feijao", "Cafe"): a page
+   * whose words are mostly Portuguese, Spanish, French or German is read again with that model,
+   * and the reading with more confident letters is kept.
+   */
+  async #inPageLanguage(image: Buffer, english: OcrWord[]): Promise<OcrWord[]> {
+    const language = pageLanguage(english);
+    if (!language) return english;
+    const worker = (this.#languages[language] ??= createWorker(language, 1, {
+      langPath: dataPath(language),
+      gzip: true,
+      cacheMethod: 'none',
+    }));
+    const native = await readWords(await worker, image);
+    return confidentLetters(native) >= confidentLetters(english) ? native : english;
   }
 
   #latinWorker(): Promise<Worker> {
@@ -133,4 +154,35 @@ function confidentLetters(words: readonly OcrWord[]): number {
 function confidentLetterShare(words: readonly OcrWord[]): number {
   const all = words.reduce((sum, w) => sum + letters(w), 0);
   return all === 0 ? 1 : confidentLetters(words) / all;
+}
+
+type PageLanguage = 'por' | 'spa' | 'fra' | 'deu';
+
+/** Words that mark a flyer's language (grammar words, price and offer words), read without accents. */
+const LANGUAGE_WORDS: Record<PageLanguage | 'eng', RegExp> = {
+  eng: /^(?:the|and|of|for|with|each|per|lb|lbs|oz|was|save|price|prices|only|fresh|sale|off|buy|get)$/,
+  por: /^(?:de|do|da|com|cada|unidade|leve|pague|por|r\$|rs|oferta|ofertas|validas|ate|sem|cartao|e|o|a|kg)$/,
+  spa: /^(?:de|del|el|la|los|las|con|por|oferta|ofertas|hasta|sin|tarjeta|unidad|precio|y|kg)$/,
+  fra: /^(?:le|la|les|au|aux|du|de|des|et|prix|sans|carte|offre|offres|lieu|economisez|kg)$/,
+  deu: /^(?:und|je|mit|statt|nur|angebot|angebote|gultig|bis|vom|stuck|packung|ohne|kundenkarte|kg)$/,
+};
+
+/** The page's language when its confident words say clearly that it is not English. */
+export function pageLanguage(words: readonly OcrWord[]): PageLanguage | undefined {
+  const hits: Record<string, number> = { eng: 0, por: 0, spa: 0, fra: 0, deu: 0 };
+  for (const word of words) {
+    if (word.confidence < CONFIDENT) continue;
+    const plain = word.text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z$]/g, '');
+    for (const [language, pattern] of Object.entries(LANGUAGE_WORDS))
+      if (pattern.test(plain)) hits[language]! += 1;
+  }
+  const [best, count] = (Object.entries(hits) as Array<[PageLanguage | 'eng', number]>)
+    .filter(([language]) => language !== 'eng')
+    .sort((a, b) => b[1] - a[1])[0]!;
+  if (best === 'eng' || count < 3 || count <= hits.eng! * 1.5) return undefined;
+  return best;
 }
