@@ -225,6 +225,20 @@ describe('layout parser', () => {
     expect(clean!.confidence).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('lets OCR doubt weigh less in Latin-script print than in right-to-left scripts', () => {
+    const doubtful = (text: string, x: number, y: number, size: number): LayoutItem => ({
+      ...item(text, x, y, size),
+      confidence: 0.6,
+    });
+    const [latin] = parseLayout([doubtful('Tomatoes per lb', 40, 100, 14), doubtful('$1.99', 40, 130, 40)]);
+    const [persian] = parseLayout([
+      doubtful('گوجه فرنگی کیلو', 40, 100, 14),
+      doubtful('1,99 €', 40, 130, 40),
+    ]);
+    expect(latin!.confidence).toBeGreaterThanOrEqual(0.5);
+    expect(persian!.confidence).toBeLessThan(0.5);
+  });
+
   it.each([
     ['Pork Shoulder‘Roas', 0.25],
     ['(WEE Al', 0.4],

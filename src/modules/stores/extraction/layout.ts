@@ -417,7 +417,7 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
     originalPrice: original,
     discountedPrice: discounted,
     unit: unit.slice(0, 50),
-    confidence: round2(Math.max(0.05, Math.min(0.95, confidence * certainty))),
+    confidence: round2(Math.max(0.05, Math.min(0.95, confidence * ocrWeight(certainty, name)))),
     box: boxOf(group.cells),
   };
 }
@@ -445,6 +445,15 @@ export function nameLikelihood(name: string): number {
       good += letters;
   }
   return all === 0 ? 0 : good / all;
+}
+
+/**
+ * How much OCR's own doubt lowers an offer's confidence. tesseract's confidence in Latin-script
+ * print is pessimistic (display faces, raised cents): its square root; right-to-left scripts are
+ * read far less reliably, so their doubt counts in full.
+ */
+function ocrWeight(certainty: number, name: string): number {
+  return rightToLeftText(name) ? certainty : Math.sqrt(certainty);
 }
 
 /** The union of the cells an offer was read from (PDF points, top-left origin). */
