@@ -284,10 +284,22 @@ export function flyerForm(
   return form;
 }
 
-/** Closes a test app whose job queue ran: pg-boss's own schema is dropped too on PostgreSQL. */
+/**
+ * Closes a test app whose job queue ran: pg-boss's own schema is dropped too on PostgreSQL. pg-boss
+ * still polls and maintains while the schema is dropped, so PostgreSQL may pick the drop as a
+ * deadlock's victim (40P01): it is tried again.
+ */
 export async function closeWithJobs(ctx: TestApp): Promise<void> {
   if (ctx.database.kind === 'postgres') {
-    await sql`drop schema if exists ${sql.id(jobSchemaFor(ctx.database))} cascade`.execute(ctx.database.db);
+    const drop = sql`drop schema if exists ${sql.id(jobSchemaFor(ctx.database))} cascade`;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await drop.execute(ctx.database.db);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+      }
+    }
   }
   await ctx.close();
 }
