@@ -6,8 +6,8 @@ import { scoreFlyer } from '../scoring.ts';
 import { flyerFontsAvailable, FONT_PACKAGES, preferredFlyerFontsAvailable } from './fonts.ts';
 import { generateImageFlyer } from './flyer.ts';
 import { LOCALES } from './locales.ts';
-import { PAGE_HEIGHT, PAGE_WIDTH } from './page.ts';
-import { seededRandom } from './plan.ts';
+import { PAGE_HEIGHT, PAGE_WIDTH, tileBox, tileLayout } from './page.ts';
+import { planOffer, seededRandom } from './plan.ts';
 
 const fonts = flyerFontsAvailable();
 if (!fonts) console.warn(`flyer generator tests skipped: install ${FONT_PACKAGES.join(' ')}`);
@@ -109,5 +109,31 @@ describe('seededRandom', () => {
     const xs = Array.from({ length: 1000 }, () => a());
     expect(Array.from({ length: 1000 }, () => b())).toEqual(xs);
     expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+});
+
+describe('tileLayout', () => {
+  it('keeps every name, pack size and regular-price note above the big price, in every tile size', () => {
+    const overlaps: string[] = [];
+    for (const locale of LOCALES) {
+      for (const [n, product] of locale.products.entries()) {
+        const random = seededRandom(n + 1);
+        for (let draw = 0; draw < 12; draw += 1) {
+          const offer = planOffer(random, locale, product);
+          for (const [columns, rows] of [
+            [3, 4],
+            [2, 3],
+          ] as const) {
+            for (const nameLines of [1, 2]) {
+              const layout = tileLayout(tileBox(columns * rows - 1, columns, rows), nameLines, offer, locale);
+              const small = [...layout.nameBaselines, layout.packBaseline, layout.noteBaseline];
+              const lowest = Math.max(...small.filter((y) => y !== undefined));
+              if (lowest + 8 > layout.priceTop) overlaps.push(`${locale.code} ${offer.style} ${nameLines}`);
+            }
+          }
+        }
+      }
+    }
+    expect(overlaps).toEqual([]);
   });
 });

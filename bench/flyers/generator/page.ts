@@ -34,15 +34,8 @@ export function drawPage(spec: PageSpec, random: () => number, quality = 80): Bu
   g.fillStyle = spec.theme.paper;
   g.fillRect(0, 0, PAGE_WIDTH, PAGE_HEIGHT);
   drawHeader(g, spec);
-  const tileW = (PAGE_WIDTH - 40) / spec.columns;
-  const tileH = (PAGE_HEIGHT - HEADER - FOOTER - 20) / spec.rows;
   spec.offers.forEach((offer, i) => {
-    const box = {
-      x: 20 + (i % spec.columns) * tileW + 8,
-      y: HEADER + 10 + Math.floor(i / spec.columns) * tileH + 8,
-      w: tileW - 16,
-      h: tileH - 16,
-    };
+    const box = tileBox(i, spec.columns, spec.rows);
     drawTile(g, box, offer, spec, random);
   });
   drawText(g, spec.locale.footer(spec.pageNumber), {
@@ -53,6 +46,18 @@ export function drawPage(spec: PageSpec, random: () => number, quality = 80): Bu
     rtl: spec.locale.rtl,
   });
   return canvas.toBuffer('image/jpeg', quality);
+}
+
+/** The i-th tile of a grid of columns × rows, left to right and top to bottom. */
+export function tileBox(i: number, columns: number, rows: number): Box {
+  const tileW = (PAGE_WIDTH - 40) / columns;
+  const tileH = (PAGE_HEIGHT - HEADER - FOOTER - 20) / rows;
+  return {
+    x: 20 + (i % columns) * tileW + 8,
+    y: HEADER + 10 + Math.floor(i / columns) * tileH + 8,
+    w: tileW - 16,
+    h: tileH - 16,
+  };
 }
 
 function drawHeader(g: SKRSContext2D, spec: PageSpec): void {
@@ -82,33 +87,75 @@ function drawTile(
   g.strokeStyle = spec.theme.accent;
   g.lineWidth = 3;
   g.strokeRect(box.x, box.y, box.w, box.h);
-  drawPhoto(g, { x: box.x + 10, y: box.y + 10, w: box.w - 20, h: box.h * 0.38 }, random);
-
   const rtl = locale.rtl;
-  const edge = rtl ? box.x + box.w - 14 : box.x + 14;
   const nameFont = rtl ? `bold 32px ${fonts.arabic}` : `bold 32px ${fonts.condensed}`;
-  const nameTop = box.y + box.h * 0.38 + 52;
   const lines = wrap(g, offer.product.name, nameFont, box.w - 28);
+  const layout = tileLayout(box, lines.length, offer, locale);
+  drawPhoto(g, { x: box.x + 10, y: box.y + 10, w: box.w - 20, h: layout.photoHeight }, box.h * 0.38, random);
+
+  const edge = rtl ? box.x + box.w - 14 : box.x + 14;
   lines.forEach((line, i) =>
-    drawText(g, line, { x: edge, y: nameTop + i * 36, font: nameFont, colour: '#111', rtl }),
+    drawText(g, line, { x: edge, y: layout.nameBaselines[i]!, font: nameFont, colour: '#111', rtl }),
   );
-  let below = nameTop + lines.length * 36;
-  if (offer.product.sold !== 'weight' && offer.product.sold !== 'each') {
+  if (layout.packBaseline !== undefined) {
     const packFont = rtl ? `24px ${fonts.arabic}` : `24px ${fonts.regular}`;
     drawText(g, localDigits(offer.product.sold, locale), {
       x: edge,
-      y: below,
+      y: layout.packBaseline,
       font: packFont,
       colour: '#444',
       rtl,
     });
-    below += 30;
   }
-  drawPriceBlock(g, box, below, offer, spec, random);
+  drawPriceBlock(g, box, layout, offer, spec, random);
+}
+
+/** Where a tile's parts go (canvas pixels; y of text is its baseline). */
+export interface TileLayout {
+  photoHeight: number;
+  nameBaselines: number[];
+  packBaseline?: number;
+  /** The regular/member price note, when the offer prints one. */
+  noteBaseline?: number;
+  priceBaseline: number;
+  /** The top of the big price's tallest glyphs. */
+  priceTop: number;
+}
+
+const NAME_LEADING = 36;
+const PACK_LEADING = 30;
+/** Room under a small line's baseline for its descenders and a gap before the next element. */
+const CLEARANCE = 12;
+
+/**
+ * The photo gives up height so that the name, pack size and regular-price note all sit above the
+ * big price: flyers never print text over their prices.
+ */
+export function tileLayout(box: Box, nameLines: number, offer: PlannedOffer, locale: Locale): TileLayout {
+  const packed = offer.product.sold !== 'weight' && offer.product.sold !== 'each';
+  const noted = offer.regular !== null && ['member', 'was', 'percent'].includes(offer.style);
+  const priceAscent = offer.style === 'multibuy' ? 52 : locale.superscriptCents ? 72 : 54;
+  const priceBaseline = box.y + box.h - 40;
+  const priceTop = priceBaseline - priceAscent;
+  // Baselines measured from the photo's bottom edge, then the photo takes the height left.
+  const names = Array.from({ length: nameLines }, (_, i) => 42 + i * NAME_LEADING);
+  let below = 42 + nameLines * NAME_LEADING;
+  const pack = packed ? below : undefined;
+  if (packed) below += PACK_LEADING;
+  const note = noted ? below + 8 : undefined;
+  const last = note ?? pack ?? names.at(-1)!;
+  const room = priceTop - CLEARANCE - (box.y + 10) - last;
+  const photoHeight = Math.max(box.h * 0.15, Math.min(box.h * 0.38, room));
+  const at = (offset: number | undefined) =>
+    offset === undefined ? undefined : box.y + 10 + photoHeight + offset;
+  const nameBaselines = names.map((n) => at(n)!);
+  const packBaseline = at(pack);
+  const noteBaseline = at(note);
+  return { photoHeight, nameBaselines, packBaseline, noteBaseline, priceBaseline, priceTop };
 }
 
 /** Photos stood in by coloured shapes, a gradient and sensor noise. */
-function drawPhoto(g: SKRSContext2D, box: Box, random: () => number): void {
+function drawPhoto(g: SKRSContext2D, box: Box, fullHeight: number, random: () => number): void {
   const gradient = g.createLinearGradient(box.x, box.y, box.x + box.w, box.y + box.h);
   gradient.addColorStop(0, `hsl(${Math.floor(random() * 360)}, 40%, 85%)`);
   gradient.addColorStop(1, `hsl(${Math.floor(random() * 360)}, 35%, 70%)`);
@@ -128,7 +175,9 @@ function drawPhoto(g: SKRSContext2D, box: Box, random: () => number): void {
     );
     g.fill();
   }
-  for (let i = 0; i < (box.w * box.h) / 60; i += 1) {
+  // As many grains as a full-height photo draws, so that a page's random sequence (and so the rest
+  // of the flyer) does not depend on how much height its photos gave up.
+  for (let i = 0; i < (box.w * fullHeight) / 60; i += 1) {
     const shade = Math.floor(random() * 255);
     g.fillStyle = `rgba(${shade},${shade},${shade},0.25)`;
     g.fillRect(box.x + random() * box.w, box.y + random() * box.h, 2, 2);
@@ -138,7 +187,7 @@ function drawPhoto(g: SKRSContext2D, box: Box, random: () => number): void {
 function drawPriceBlock(
   g: SKRSContext2D,
   box: Box,
-  top: number,
+  layout: TileLayout,
   offer: PlannedOffer,
   spec: PageSpec,
   random: () => number,
@@ -148,7 +197,7 @@ function drawPriceBlock(
   const rtl = locale.rtl;
   const script = rtl ? fonts.arabic : fonts.regular;
   const priceColour = pick(random, ['#d0021b', '#c2185b', '#111111', '#0b5394']);
-  const baseline = box.y + box.h - 40;
+  const baseline = layout.priceBaseline;
   const unitPrinted =
     offer.product.sold === 'weight'
       ? locale.weight.printed
@@ -182,7 +231,7 @@ function drawPriceBlock(
       rtl: false,
     });
   }
-  const note = { x: rtl ? box.x + box.w - 14 : box.x + 14, y: top + 8, rtl };
+  const note = { x: rtl ? box.x + box.w - 14 : box.x + 14, y: layout.noteBaseline ?? 0, rtl };
   if (offer.style === 'member' && offer.regular !== null) {
     drawText(g, locale.member(money(offer.regular, locale)), {
       ...note,
