@@ -108,6 +108,14 @@ describe('OCR word repairs', () => {
       ),
     ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
   });
+
+  it('reads a big "79°" as 79¢ (its raised cents mark read as a degree), never a small "4°"', () => {
+    const small = ['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09'].map((t, i) =>
+      word(t, i * 60, 0, 50, 12),
+    );
+    const fixed = fixOcrWords([...small, word('79°', 0, 40, 70, 34), word('/lb', 80, 60, 30, 12)]);
+    expect(texts(fixed)).toEqual(['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09', '79¢', '/lb']);
+  });
 });
 
 describe('Arabic-script letter forms', () => {

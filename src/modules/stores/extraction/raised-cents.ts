@@ -122,13 +122,18 @@ function findSignIndex(
  * What OCR commonly gets wrong in flyer words, repaired where the reading is unambiguous:
  * - "/Ib" (capital I) for "/lb";
  * - a small price that lost its decimal point or read it as a dash: "$189", "$6-39" (a currency
- *   sign then three or four digits is, on a grocery flyer, cents without their mark).
+ *   sign then three or four digits is, on a grocery flyer, cents without their mark);
+ * - a big cents price whose raised "¢" was read as a degree sign ("79°"): in type at least twice
+ *   the page's usual height a lone one- or two-digit number with a degree is a price, not a
+ *   temperature (those are small print: "store at 4°").
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
+  const usual = medianHeight(items);
   return items.map((item) => {
-    const fixed = item.text
+    let fixed = item.text
       .replace(/^(\/?)I(bs?\.?)$/u, '$1l$2')
       .replace(/^([$€£]|R\$)(\d{1,2})[-‐–]?(\d{2})$/u, '$1$2.$3');
+    if (item.height >= 2 * usual) fixed = fixed.replace(/^(\d{1,2})[°º]$/u, '$1¢');
     return fixed === item.text ? item : { ...item, text: fixed };
   });
 }
@@ -220,4 +225,9 @@ export function bodyTextHeight(items: ReadonlyArray<{ text: string; height: numb
   const body = items.filter((i) => /\p{L}{2}/u.test(i.text)).map((i) => i.height);
   if (body.length === 0) return undefined;
   return [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
+}
+
+function medianHeight(items: readonly LayoutItem[]): number {
+  const heights = items.map((i) => i.height).sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)] ?? 0;
 }
