@@ -62,5 +62,6 @@ describe('the flyer scoring rule', () => {
     const offers = [1, 2, 2, 3, 40].map((price) => offer({ price }));
     expect(countOutliers(offers)).toBe(1);
     expect(countOutliers([...offers.slice(0, 4), offer({ price: 40, unit: '1 Sack (10Kg)' })])).toBe(0);
+    expect(countOutliers([...offers.slice(0, 4), offer({ price: 7991.99, unit: 'per kg' })])).toBe(1);
   });
 });

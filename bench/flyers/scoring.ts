@@ -110,7 +110,9 @@ export function countOutliers(offers: ExtractedOfferForScoring[]): number {
   if (offers.length < 3) return 0;
   const prices = offers.map((o) => o.price).sort((a, b) => a - b);
   const median = prices[Math.floor(prices.length / 2)]!;
-  return offers.filter((o) => o.price > 10 * median && !BULK_UNIT.test(o.unit)).length;
+  // A bulk unit explains a higher price, not one over 100× the median (the production rule too).
+  return offers.filter((o) => o.price > 10 * median && (!BULK_UNIT.test(o.unit) || o.price > 100 * median))
+    .length;
 }
 
 /** The extracted offers of labelled pages paired with the labels they match (page, price, name). */

@@ -257,7 +257,7 @@ describe('durable flyer jobs', () => {
     await worker.stop();
   });
 
-  it('keeps a price over 10× the flyer median for audit, not listed, unless its unit explains it', async () => {
+  it('keeps a price over 10× the flyer median for audit, not listed, unless its unit explains it (up to 100×)', async () => {
     const store = await ctx.services.stores.createStore({
       name: 'Outlier Mart',
       logo_url: 'https://x.example/o.png',
@@ -284,6 +284,7 @@ describe('durable flyer jobs', () => {
           offer('Cheddar', 399, '8 oz'), // "$3⁹⁹" read as 399
           offer('Rice', 49.9, '10 kg'),
           offer('Water', 39.0, '6 x 1,5 l'),
+          offer('Tomatoes', 7991.99, 'per kg'), // a header's digits glued to "R$ 7,99": no unit explains 2,000×
         ],
       }),
     };
@@ -304,6 +305,7 @@ describe('durable flyer jobs', () => {
     ]);
     const all = (await ctx.services.stores.listCandidates(store.id, job.id, page, true)).rows;
     expect(all.find((c) => c.product === 'Cheddar')).toBeDefined();
+    expect(all.find((c) => c.product === 'Tomatoes')).toBeDefined();
     await worker.stop();
   });
 

@@ -4,8 +4,11 @@ import { FileMissingError, type FileStorage } from '../../providers/storage/stor
 import type { FlyerSource } from './extraction/flyer-reader.ts';
 import type { StoresRepository } from './repository.ts';
 
-/** A price over 10× the flyer's median without a bulk unit is kept for audit, not listed (issue 12). */
-const PRICE_OUTLIER_RULE = { factor: 10, minCandidates: 5, confidence: 0.2 };
+/**
+ * A price over 10× the flyer's median without a bulk unit is kept for audit, not listed (issue 12);
+ * a weight or a case explains a higher price, but not one over 100× the median (a misreading still).
+ */
+const PRICE_OUTLIER_RULE = { factor: 10, bulkFactor: 100, minCandidates: 5, confidence: 0.2 };
 
 export const FLYER_QUEUE = 'promotion-flyers';
 export const FLYER_DEAD_LETTER_QUEUE = 'promotion-flyers-dead';

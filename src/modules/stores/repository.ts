@@ -213,11 +213,12 @@ export class StoresRepository {
    * Candidates of a finished run priced over `factor` × the median of the job's candidates, whose
    * unit does not explain it (weight, a case or a multi-pack), are kept for audit below the listing
    * threshold: on a grocery flyer they are misreadings (cents read as whole units) far more often
-   * than offers. Needs `minCandidates` for the median to mean anything. Answers how many.
+   * than offers. A bulk unit explains up to `bulkFactor` × the median. Needs `minCandidates` for
+   * the median to mean anything. Answers how many.
    */
   async demotePriceOutliers(
     jobId: string,
-    rule: { factor: number; minCandidates: number; confidence: number },
+    rule: { factor: number; bulkFactor: number; minCandidates: number; confidence: number },
   ): Promise<number> {
     const result = await sql`
       update promotions p set confidence = least(p.confidence, ${rule.confidence})
@@ -228,7 +229,9 @@ export class StoresRepository {
       where p.job_id = ${jobId}
         and m.n >= ${rule.minCandidates}
         and p.discounted_price > ${rule.factor} * m.median
-        and p.unit !~* ${BULK_UNIT}`.execute(this.#db);
+        and (p.unit !~* ${BULK_UNIT} or p.discounted_price > ${rule.bulkFactor} * m.median)`.execute(
+      this.#db,
+    );
     return Number(result.numAffectedRows ?? 0);
   }
 
