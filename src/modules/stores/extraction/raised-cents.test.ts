@@ -113,8 +113,24 @@ describe('OCR word repairs', () => {
     const small = ['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09'].map((t, i) =>
       word(t, i * 60, 0, 50, 12),
     );
-    const fixed = fixOcrWords([...small, word('79°', 0, 40, 70, 34), word('/lb', 80, 60, 30, 12)]);
-    expect(texts(fixed)).toEqual(['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09', '79¢', '/lb']);
+    const fixed = fixOcrWords([
+      ...small,
+      word('79°', 0, 40, 70, 34),
+      word('/lb', 80, 60, 30, 12),
+      word('1°', 200, 40, 40, 34),
+    ]);
+    expect(texts(fixed)).toEqual([
+      'Green',
+      'Cabbage',
+      'Store',
+      'at',
+      '4°',
+      'Regular',
+      '$1.09',
+      '79¢',
+      '/lb',
+      '1°',
+    ]);
   });
 });
 

@@ -124,8 +124,8 @@ function findSignIndex(
  * - a small price that lost its decimal point or read it as a dash: "$189", "$6-39" (a currency
  *   sign then three or four digits is, on a grocery flyer, cents without their mark);
  * - a big cents price whose raised "¢" was read as a degree sign ("79°"): in type at least twice
- *   the page's usual height a lone one- or two-digit number with a degree is a price, not a
- *   temperature (those are small print: "store at 4°").
+ *   the page's usual height a lone two-digit number with a degree is a price, not a temperature
+ *   (those are small print: "store at 4°"); a lone digit ("1°") is more often "$1⁹⁵" garbled.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
   const usual = medianHeight(items);
@@ -133,7 +133,7 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
     let fixed = item.text
       .replace(/^(\/?)I(bs?\.?)$/u, '$1l$2')
       .replace(/^([$€£]|R\$)(\d{1,2})[-‐–]?(\d{2})$/u, '$1$2.$3');
-    if (item.height >= 2 * usual) fixed = fixed.replace(/^(\d{1,2})[°º]$/u, '$1¢');
+    if (item.height >= 2 * usual) fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢');
     return fixed === item.text ? item : { ...item, text: fixed };
   });
 }
