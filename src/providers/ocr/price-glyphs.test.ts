@@ -49,6 +49,37 @@ describe.runIf(existsSync(FACE))('TesseractEngine.readPrices', () => {
   });
 });
 
+const CONDENSED = '/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Bold.ttf';
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices in a condensed face', () => {
+  it('keeps the whole "7" (its top bar reaches past its foot) out of the raised cents', async () => {
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    const canvas = createCanvas(700, 160);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 700, 160);
+    g.fillStyle = '#0b5394';
+    const prices = ['7', '77'];
+    prices.forEach((whole, i) => {
+      let x = 20 + i * 340;
+      g.font = 'bold 44px CondensedFace';
+      g.fillText('R$', x, 80);
+      x += g.measureText('R$').width + 2;
+      g.font = 'bold 96px CondensedFace';
+      g.fillText(whole, x, 130);
+      x += g.measureText(whole).width + 4;
+      g.font = 'bold 44px CondensedFace';
+      g.fillText('79', x, 90);
+    });
+    const regions = prices.map((_, i) => ({ x: 10 + i * 340, y: 40, width: 300, height: 104 }));
+    const readings = await engine.readPrices(canvas.toBuffer('image/png'), regions);
+    expect(readings.map((r) => [r?.whole, r?.raised])).toEqual([
+      ['7', '79'],
+      ['77', '79'],
+    ]);
+  });
+});
+
 describe.runIf(existsSync(FACE))('findTallGlyphRuns', () => {
   it('finds big digits from the ink, not photo blobs, frames or body text', async () => {
     GlobalFonts.registerFromPath(FACE, 'PriceFace');

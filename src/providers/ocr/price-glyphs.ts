@@ -57,40 +57,70 @@ async function readOne(
 }
 
 /**
- * Columns of the region: the tall part is the first run of columns with ink low down (digits
- * closer than a third of the height belong together); the raised part is the ink after it, up to
- * the next column with ink low down (a unit printed on the baseline, "kg", "/lb", is not cents).
+ * Columns of the region: the tall part is the first run of columns of glyphs that reach low down
+ * (digits closer than a third of the height belong together); the raised part is the ink after
+ * it, up to the next such column (a unit printed on the baseline, "kg", "/lb", is not cents). A
+ * glyph spans all its columns: the top bar of a "7" reaches past its foot, and cut there the 7
+ * reads as "1" and its bar as a "1" before the cents.
  */
 function inkProfile(
   picture: Image,
   region: ImageRegion,
 ): { tallStart: number; tallEnd: number; inkEnd: number } {
-  const canvas = createCanvas(region.width, region.height);
+  const { width, height } = region;
+  const canvas = createCanvas(width, height);
   const g = canvas.getContext('2d');
-  g.drawImage(picture, region.x, region.y, region.width, region.height, 0, 0, region.width, region.height);
-  const pixels = g.getImageData(0, 0, region.width, region.height).data;
-  const lowFrom = Math.floor(region.height * LOW_BAND);
-  const low: boolean[] = [];
-  const inked: boolean[] = [];
-  for (let x = 0; x < region.width; x += 1) {
-    let any = false;
-    let bottom = false;
-    for (let y = 0; y < region.height; y += 1) {
-      if (!isInk(pixels, (y * region.width + x) * 4)) continue;
-      any = true;
-      if (y >= lowFrom) bottom = true;
-    }
-    low.push(bottom);
-    inked.push(any);
-  }
+  g.drawImage(picture, region.x, region.y, width, height, 0, 0, width, height);
+  const pixels = g.getImageData(0, 0, width, height).data;
+  const ink = new Uint8Array(width * height);
+  for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(pixels, i * 4) ? 1 : 0;
+  const inked = Array.from({ length: width }, (_, x) => {
+    for (let y = 0; y < height; y += 1) if (ink[y * width + x]) return true;
+    return false;
+  });
+  const low = new Array<boolean>(width).fill(false);
+  for (const glyph of lowGlyphSpans(ink, width, height, Math.floor(height * LOW_BAND)))
+    for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
   const tallStart = low.indexOf(true);
   if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1 };
-  const maxGap = region.height * 0.35;
+  const maxGap = height * 0.35;
   let tallEnd = tallStart;
-  for (let x = tallStart + 1; x < region.width && x - tallEnd <= maxGap; x += 1) if (low[x]) tallEnd = x;
+  for (let x = tallStart + 1; x < width && x - tallEnd <= maxGap; x += 1) if (low[x]) tallEnd = x;
   let inkEnd = tallEnd;
-  for (let x = tallEnd + 1; x < region.width && !low[x]; x += 1) if (inked[x]) inkEnd = x;
+  for (let x = tallEnd + 1; x < width && !low[x]; x += 1) if (inked[x]) inkEnd = x;
   return { tallStart, tallEnd, inkEnd };
+}
+
+/** The column spans of the 4-connected ink shapes that have a pixel at or below row `lowFrom`. */
+function lowGlyphSpans(
+  ink: Uint8Array,
+  width: number,
+  height: number,
+  lowFrom: number,
+): Array<{ left: number; right: number }> {
+  const seen = new Uint8Array(ink.length);
+  const spans: Array<{ left: number; right: number }> = [];
+  const stack: number[] = [];
+  for (let start = lowFrom * width; start < ink.length; start += 1) {
+    if (!ink[start] || seen[start]) continue;
+    let left = width;
+    let right = 0;
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % width;
+      if (x < left) left = x;
+      if (x > right) right = x;
+      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+        if (j < 0 || j >= ink.length || !ink[j] || seen[j]) continue;
+        seen[j] = 1;
+        stack.push(j);
+      }
+    }
+    spans.push({ left, right });
+  }
+  return spans;
 }
 
 async function readDigits(
