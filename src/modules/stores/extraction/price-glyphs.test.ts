@@ -97,6 +97,39 @@ describe('big prices read again', () => {
     expect(out[3]).toMatchObject({ x: 46, confidence: 0.9 });
   });
 
+  it('reads a price OCR boxed in pieces from the start of its run of tall glyphs', async () => {
+    // "R$ 22⁴⁹" on a generated Brazilian page: OCR boxed nothing over the first "2", a sliver "É"
+    // over the second and "aa" over the second and the cents. Read from "É", the price was "2.4".
+    const asked: number[] = [];
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      findTallGlyphRuns: async () => [
+        { x: 94, y: 601, width: 90, height: 69 }, // "22"
+        { x: 494, y: 601, width: 41, height: 69 }, // "8,50 €": its word covers the run's start
+      ],
+      readPrices: async (_image, regions) =>
+        regions.map((region) => {
+          asked.push(Math.round(region.x));
+          if (region.x < 100) return { whole: '22', raised: '49', right: 229, confidence: 0.9 };
+          if (region.x === 446) return { whole: '8,50', raised: '', right: 565, confidence: 0.9 };
+          return undefined;
+        }),
+    };
+    const words = [
+      word('Arroz', 44, 434, 80, 24),
+      word('Tipo', 134, 434, 60, 24),
+      word('É', 140, 600, 1, 70),
+      word('aa', 183, 598, 47, 72),
+      word('8,50', 446, 618, 119, 64),
+      word('€', 589, 618, 20, 52),
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Arroz', 'Tipo', '22.49', '8.50', '€']);
+    expect(out[2]).toMatchObject({ x: 90.5, confidence: 0.9 });
+    expect(asked).toContain(589); // the "€" is read from where it stands, not from the run's start
+  });
+
   it('leaves the words alone when the engine cannot read prices on their own', async () => {
     const engine: OcrEngine = { recognize: async () => [], close: async () => undefined };
     expect(await rereadBigPrices(engine, Buffer.alloc(0), page)).toBe(page);

@@ -18,7 +18,7 @@ export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrW
   // largest ones read, not hundreds of calls.
   const candidates = largestOnly(bigPriceCandidates(all), all);
   if (candidates.length === 0) return words;
-  const regions = candidates.map((i) => regionAfter(all[i]!, all));
+  const regions = candidates.map((i) => fromRunStart(regionAfter(all[i]!, all), all[i]!, runs, all));
   const readings = await ocr.readPrices(image, regions);
   return applyReadings(all, candidates, regions, readings).filter((w) => w.text !== '');
 }
@@ -41,6 +41,40 @@ function unreadRuns(words: readonly OcrWord[], runs: readonly ImageRegion[], tal
   return runs
     .filter((run) => !tallWords.some((w) => overlapShare(w, run) > 0.3))
     .map((run) => ({ text: '', ...run, confidence: 0 }));
+}
+
+/**
+ * OCR may box a big price in pieces ("2" as "É", then "2⁴⁹" as "aa"): a word inside a run of tall
+ * glyphs that starts further left, where OCR boxed nothing, is read from the run's start, so the
+ * price is read whole. (Where another word covers the run's start, that word reads the price.)
+ */
+function fromRunStart(
+  region: ImageRegion,
+  word: OcrWord,
+  runs: readonly ImageRegion[],
+  words: readonly OcrWord[],
+): ImageRegion {
+  const centre = word.y + word.height / 2;
+  const run = runs.find(
+    (r) =>
+      r.x < region.x &&
+      overlapShare(r, word) > 0.5 &&
+      Math.abs(r.y + r.height / 2 - centre) <= word.height * 0.4,
+  );
+  if (!run) return region;
+  const covered = words.some(
+    (other) =>
+      other !== word &&
+      other.text !== '' &&
+      other.x < word.x &&
+      other.x + other.width > run.x &&
+      Math.abs(other.y + other.height / 2 - centre) <= word.height * 0.4,
+  );
+  if (covered) return region;
+  const x = Math.max(0, run.x - word.height * 0.05);
+  // As much room after the run as after a word, for its raised cents.
+  const right = Math.max(region.x + region.width, run.x + run.width + word.height * 1.1);
+  return { ...region, x, width: right - x };
 }
 
 function overlapShare(a: ImageRegion, b: ImageRegion): number {
@@ -119,17 +153,21 @@ export function applyReadings(
     if (!reading || !text) return;
     const word = words[index]!;
     const region = regions[k]!;
+    // A region that starts left of its word (the word was a piece of the price) covers that piece.
+    const left = Math.min(word.x, region.x);
     replaced.set(index, {
       ...word,
       text,
-      width: Math.max(word.width, reading.right - word.x),
+      x: left,
+      width: Math.max(word.x + word.width, reading.right) - left,
       confidence: reading.confidence,
     });
+    const from = region.x < word.x ? region.x : word.x + word.width * 0.5;
     words.forEach((other, j) => {
       if (j === index || replaced.has(j)) return;
       const centre = other.x + other.width / 2;
       const inside =
-        centre > word.x + word.width * 0.5 &&
+        centre > from &&
         centre <= reading.right + 2 &&
         other.y >= region.y - 2 &&
         other.y + other.height <= region.y + region.height + 2;
