@@ -214,6 +214,38 @@ describe('layout parser', () => {
     expect(looksLikeName(text)).toBe(false);
   });
 
+  it.each([
+    'Supermercado La Plaza Ofertas válidas del 19 al 25 de marzo de 2026',
+    'Mercado Central Ofertas validas de a oo A',
+    'Prices effective November 1-7',
+    'Angebote gültig bis Samstag',
+    'Offres valables du 3 au 9 mars',
+    'Válido apenas para o dia 17 de Junho',
+  ])('a validity statement "%s" is never a product name', (text) => {
+    expect(looksLikeName(text)).toBe(false);
+  });
+
+  it.each(['Valdostana Pasta', 'Effective Cleaner Lemon', 'Prix Garantie Butter', 'Valid Ham'])(
+    '"%s" is still a product name',
+    (text) => {
+      expect(looksLikeName(text)).toBe(true);
+    },
+  );
+
+  it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
+    const offers = parseLayout([
+      at('Supermercado La Plaza', 21, 23, 330, 38),
+      at('Ofertas válidas del 19 al 25 de marzo de 2026', 20, 75, 340, 12),
+      // "AHORRA 1,00 €" on a photo, its word read as noise
+      at('OR', 189, 137, 50, 20),
+      at('1,00', 244, 137, 25, 12),
+      at('€', 272, 137, 8, 10),
+      at('Jamón serrano', 21, 195, 90, 12),
+      at('2,79 €', 22, 239, 90, 31),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Jamón serrano', 2.79]]);
+  });
+
   it('keeps an OCR offer whose name reads like noise for audit (low confidence), not a clean one', () => {
     const ocr = (text: string, x: number, y: number, size: number): LayoutItem => ({
       ...item(text, x, y, size),

@@ -6,6 +6,7 @@ import {
   isPriceNote,
   looksLikeName,
   residualName,
+  isValidityStatement,
   round2,
   type PriceToken,
 } from './prices.ts';
@@ -314,6 +315,8 @@ function nameAboveWithin(
       (c) => isPriceNote(c.text) && overlapsHorizontally(c, price, 0) && top - c.bottom < price.height * 1.5,
     );
     if (note) top = Math.min(top, note.y);
+    // The flyer's validity statement heads the page: a name above it is the store's, not this tile's.
+    if (line.some((c) => overlapsHorizontally(c, price, 0) && isValidityStatement(c.text))) break;
     // Of the names over the price, the one centred nearest to it (a neighbour's name may reach it).
     const product = line
       .filter(

@@ -203,8 +203,26 @@ export function isPriceNote(text: string): boolean {
  */
 export const INFORMATIVE_NOTE = /\bnest[ae] embalagem\b|\bthat'?s (?:only )?\W?\d|\bsoit\b/iu;
 
+/**
+ * A flyer's validity statement ("Ofertas válidas de 03/03 a 09/03", "Prices effective November
+ * 1-7", "Angebote gültig bis", "Offres valables du"): OCR of a header joins it to a line of
+ * prices, and it is never a product.
+ */
+const VALIDITY_STATEMENT =
+  /\b(?:ofertas?|offers?|offres?|prices?|pre[çc]os|precios|angebote|preise|prezzi|promo[çc][õo]es|promociones)\s+(?:v[áa]lid|valables?|effective|g[üu]ltig|validi)|\b(?:v[áa]lid[oa]s?|valid|valables?|g[üu]ltig|validi|effective|in effect)\s+(?:de|del|do|da|desde|at[ée]|hasta|apenas|para|al|du|jusqu|vom|von|bis|ab|from|until|till|through|thru|dal|fino)\b/iu;
+
+export function isValidityStatement(text: string): boolean {
+  return VALIDITY_STATEMENT.test(text);
+}
+
 /** Enough letters to be a product name, not a stray symbol or number, nor a condition or price note. */
 export function looksLikeName(text: string): boolean {
   const letters = (text.replace(CURRENCY_WORDS, ' ').match(/\p{L}/gu) ?? []).length;
-  return letters >= 3 && !NOT_A_PRODUCT.test(text) && !PRICE_NOTE.test(text) && !CARD_NOTE_RTL.test(text);
+  return (
+    letters >= 3 &&
+    !NOT_A_PRODUCT.test(text) &&
+    !PRICE_NOTE.test(text) &&
+    !CARD_NOTE_RTL.test(text) &&
+    !isValidityStatement(text)
+  );
 }
