@@ -210,7 +210,11 @@ describe('layout parser', () => {
     '2ª unidade',
     'درهم البطاقة بدون',
     '© کارت بدون',
-  ])('a multi-buy condition or card note "%s" is never a product name', (text) => {
+    'قیمت قبلی',
+    '© قبلی قیست',
+    'السعر السابق',
+    'بدلاً من',
+  ])('a multi-buy condition, card or former-price note "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
 

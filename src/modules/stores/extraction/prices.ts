@@ -184,10 +184,13 @@ const PRICE_NOTE =
   /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
 
 /**
- * Arabic and Persian card-price notes ("بدون البطاقة", "بدون کارت": without the card; "با کارت":
- * with the card), wherever they stand in a right-to-left line: a loyalty card is never a product.
+ * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
+ * ("بدون البطاقة", "بدون کارت": without the card; "با کارت": with the card) and former prices
+ * ("قیمت قبلی", "قیمت اصلی": previous, original price, OCR often reading its م as س; "السعر
+ * السابق", "السعر القديم"; "بدلاً من": instead of). Neither a card nor a price is a product.
  */
-const CARD_NOTE_RTL = /(?:ال)?بطاقة|کارت|كارت/u;
+const CARD_NOTE_RTL =
+  /(?:ال)?بطاقة|کارت|كارت|قی[مس]ت\s*(?:قبلی|اصلی)|(?:قبلی|اصلی)\s*قی[مس]ت|السعر\s*(?:السابق|القديم|الأصلي)|بدلا[ًً]?\s*من/u;
 
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;

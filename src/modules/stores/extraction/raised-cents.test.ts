@@ -109,6 +109,17 @@ describe('OCR word repairs', () => {
     ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
   });
 
+  it('reads a Latin "6" or "©" glued to a price in Persian or Arabic digits as the euro sign', () => {
+    const fixed = fixOcrWords([
+      word('6۲۲,۲۹', 0, 0, 60, 12),
+      word('۵,۳۹©', 0, 20, 60, 12),
+      word('©٤,٥٠', 0, 40, 60, 12),
+      word('6,50', 0, 60, 60, 12),
+      word('۶,۵۰', 0, 80, 60, 12),
+    ]);
+    expect(texts(fixed)).toEqual(['€۲۲,۲۹', '۵,۳۹€', '€٤,٥٠', '6,50', '۶,۵۰']);
+  });
+
   it('reads a big "79°" as 79¢ (its raised cents mark read as a degree), never a small "4°"', () => {
     const small = ['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09'].map((t, i) =>
       word(t, i * 60, 0, 50, 12),

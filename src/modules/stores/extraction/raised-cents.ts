@@ -125,7 +125,9 @@ function findSignIndex(
  *   sign then three or four digits is, on a grocery flyer, cents without their mark);
  * - a big cents price whose raised "¢" was read as a degree sign ("79°"): in type at least twice
  *   the page's usual height a lone two-digit number with a degree is a price, not a temperature
- *   (those are small print: "store at 4°"); a lone digit ("1°") is more often "$1⁹⁵" garbled.
+ *   (those are small print: "store at 4°"); a lone digit ("1°") is more often "$1⁹⁵" garbled;
+ * - the euro sign beside a price in Persian or Arabic digits, which those models read as a Latin
+ *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
   const usual = medianHeight(items);
@@ -134,6 +136,9 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
       .replace(/^(\/?)I(bs?\.?)$/u, '$1l$2')
       .replace(/^([$€£]|R\$)(\d{1,2})[-‐–]?(\d{2})$/u, '$1$2.$3');
     if (item.height >= 2 * usual) fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢');
+    fixed = fixed
+      .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
+      .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€');
     return fixed === item.text ? item : { ...item, text: fixed };
   });
 }
