@@ -559,6 +559,11 @@ describe('validity', () => {
     ['Válido até 11/12 R$ 9,90', '2030-12-11'],
     ['Sale ends 11/12 $9.90', '2030-11-12'],
     ['Offerte valide fino al 12/11', '2030-11-12'],
+    // Right-to-left lines whose words are laid out left to right: the later date ends the range.
+    ['18.06.2030 تا 12.06.2030 از معتبر', '2030-06-18'],
+    ['معتبر از 12.06.2030 تا 18.06.2030', '2030-06-18'],
+    ['سارية 20/10/2030 إلى 14/10/2030 العروض من', '2030-10-20'],
+    ['2030-12-01 تا 2030-11-25 از معتبر', '2030-12-01'],
   ])('%s → %s', (text, date) => {
     expect(findValidUntil(text, uploadedAt)).toBe(date);
   });

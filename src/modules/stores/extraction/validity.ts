@@ -29,9 +29,9 @@ const MONTH_NAME =
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
-  /g[üu]ltig|gelten|valid|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|\bat[ée]\b|hasta|\bfino al\b|jusqu/giu;
+  /g[üu]ltig|gelten|valid|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|\bat[ée]\b|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
 /** Joins the two ends of a range. */
-const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et)\\s*';
+const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et|تا|إلى|الى|حتى)\\s*';
 const WINDOW = 60;
 /** A price ends the text a keyword's dates are looked for in. */
 const PRICE = /(?:R\$|€|\$|£|EUR\b)\s*\d|\d+,\d{2}(?!\d)|\d+[.,]\d{2}\s*(?:€|\$|EUR\b)|\d+¢/iu;
@@ -95,19 +95,26 @@ function firstRange(text: string, reading: Reading): string | undefined {
 function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading) => string | undefined }> {
   const numeric = '(\\d{1,2})[./](\\d{1,2})(?:[./](\\d{4}|\\d{2}))?\\.?';
   return [
-    // ISO to ISO: 2025-08-14 - 2025-08-20
+    // ISO to ISO: 2025-08-14 - 2025-08-20 (the later one ends it: a right-to-left line, its words
+    // laid out left to right, reads "2025-08-20 تا 2025-08-14")
     {
-      re: new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}${RANGE}(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'giu'),
-      end: (m, r) => toDate(Number(m[3]), Number(m[2]), m[1], r.uploadedAt),
+      re: new RegExp(`\\b(\\d{4})-(\\d{2})-(\\d{2})${RANGE}(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'giu'),
+      end: (m, r) =>
+        later(
+          toDate(Number(m[3]), Number(m[2]), m[1], r.uploadedAt),
+          toDate(Number(m[6]), Number(m[5]), m[4], r.uploadedAt),
+        ),
     },
     // full numeric to full numeric: 12/17/2025 To 12/25/2025, 12.10. - 19.10.2030
     {
-      re: new RegExp(
-        `\\b\\d{1,2}[./]\\d{1,2}(?:[./](?:\\d{4}|\\d{2}))?\\.?${RANGE}${numeric}(?![\\d,])`,
-        'giu',
-      ),
-      end: (m, r) =>
-        dotted(m[0], m[3]) ? numericDate(m[1]!, m[2]!, m[3], m[0].includes('/'), r) : undefined,
+      re: new RegExp(`\\b${numeric}${RANGE}${numeric}(?![\\d,])`, 'giu'),
+      end: (m, r) => {
+        if (!dotted(m[0], m[6])) return undefined;
+        const slashed = m[0].includes('/');
+        const last = numericDate(m[4]!, m[5]!, m[6], slashed, r);
+        // Both dates carry their year: the later one ends the range, whichever side it stands on.
+        return m[3] && m[6] ? later(numericDate(m[1]!, m[2]!, m[3], slashed, r), last) : last;
+      },
     },
     // day to day of one month: 14.–20.8.2025, 07 e 08/01/2026, 17 a 23/06
     {
@@ -145,6 +152,10 @@ function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading
       end: (m, r) => toDate(Number(m[1]), monthNumber(m[2]!), m[3], r.uploadedAt),
     },
   ];
+}
+
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  return a === undefined || b === undefined ? (b ?? a) : a > b ? a : b;
 }
 
 /** A dotted numeric date is whole only with its closing dot or its year ("3.11" is a price). */
