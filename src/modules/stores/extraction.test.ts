@@ -214,6 +214,8 @@ describe('layout parser', () => {
     '© قبلی قیست',
     'السعر السابق',
     'بدلاً من',
+    'cartão R',
+    'Kundenkarte',
   ])('a multi-buy condition, card or former-price note "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
@@ -225,16 +227,20 @@ describe('layout parser', () => {
     'Angebote gültig bis Samstag',
     'Offres valables du 3 au 9 mars',
     'Válido apenas para o dia 17 de Junho',
+    'Maple Discount Foods Flyer in effect August 3-9, 2026 Extra Lean',
   ])('a validity statement "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
 
-  it.each(['Valdostana Pasta', 'Effective Cleaner Lemon', 'Prix Garantie Butter', 'Valid Ham'])(
-    '"%s" is still a product name',
-    (text) => {
-      expect(looksLikeName(text)).toBe(true);
-    },
-  );
+  it.each([
+    'Valdostana Pasta',
+    'Effective Cleaner Lemon',
+    'Prix Garantie Butter',
+    'Valid Ham',
+    'Carte d’Or Vanille',
+  ])('"%s" is still a product name', (text) => {
+    expect(looksLikeName(text)).toBe(true);
+  });
 
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([

@@ -181,7 +181,7 @@ const NOT_A_PRODUCT =
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi)/iu;
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
  * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
@@ -212,7 +212,7 @@ export const INFORMATIVE_NOTE = /\bnest[ae] embalagem\b|\bthat'?s (?:only )?\W?\
  * prices, and it is never a product.
  */
 const VALIDITY_STATEMENT =
-  /\b(?:ofertas?|offers?|offres?|prices?|pre[çc]os|precios|angebote|preise|prezzi|promo[çc][õo]es|promociones)\s+(?:v[áa]lid|valables?|effective|g[üu]ltig|validi)|\b(?:v[áa]lid[oa]s?|valid|valables?|g[üu]ltig|validi|effective|in effect)\s+(?:de|del|do|da|desde|at[ée]|hasta|apenas|para|al|du|jusqu|vom|von|bis|ab|from|until|till|through|thru|dal|fino)\b/iu;
+  /\b(?:ofertas?|offers?|offres?|prices?|pre[çc]os|precios|angebote|preise|prezzi|promo[çc][õo]es|promociones|flyer|ad|circular|folheto|encarte|folleto|prospekt|volantino)\s+(?:v[áa]lid|valables?|effective|in effect|g[üu]ltig|validi)|\b(?:v[áa]lid[oa]s?|valid|valables?|g[üu]ltig|validi|effective|in effect)\s+(?:de|del|do|da|desde|at[ée]|hasta|apenas|para|al|du|jusqu|vom|von|bis|ab|from|until|till|through|thru|dal|fino)\b/iu;
 
 export function isValidityStatement(text: string): boolean {
   return VALIDITY_STATEMENT.test(text);
