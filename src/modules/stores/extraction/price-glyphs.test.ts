@@ -130,6 +130,42 @@ describe('big prices read again', () => {
     expect(asked).toContain(589); // the "€" is read from where it stands, not from the run's start
   });
 
+  it('does not read the numbers of a multi-buy again as a price with raised cents (its neighbour, yes)', async () => {
+    const asked: string[] = [];
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      readPrices: async (_image, regions) => {
+        asked.push(...regions.map((r) => String(r.x)));
+        return regions.map(() => ({ whole: '1', raised: '02', right: 560, confidence: 0.9 }));
+      },
+    };
+    const body = ['Óleo', 'de', 'Soja', 'Feijão', 'Carioca', 'Sem', 'cartão'];
+    const words = [
+      ...body.map((t, i) => word(t, 44 + i * 100, 1200, 80, 24)),
+      word('Arroz', 44, 1480, 80, 24),
+      word('Tipo', 134, 1480, 60, 24),
+      word('Leve', 46, 1576, 120, 50),
+      word('4', 192, 1576, 30, 50),
+      word('por', 244, 1576, 80, 50),
+      word('RS', 354, 1568, 66, 65),
+      word('102', 446, 1576, 97, 50),
+      word('4%,', 900, 1557, 127, 75), // the neighbouring tile's "R$ 4⁴⁹" on the same baseline
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text).slice(body.length)).toEqual([
+      'Arroz',
+      'Tipo',
+      'Leve',
+      '4',
+      'por',
+      'RS',
+      '102',
+      '1.02',
+    ]);
+    expect(asked).toEqual(['900']);
+  });
+
   it('leaves the words alone when the engine cannot read prices on their own', async () => {
     const engine: OcrEngine = { recognize: async () => [], close: async () => undefined };
     expect(await rereadBigPrices(engine, Buffer.alloc(0), page)).toBe(page);

@@ -1,5 +1,5 @@
 import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from '../../../providers/ocr/ocr.ts';
-import { bodyTextHeight } from './raised-cents.ts';
+import { bodyTextHeight, inMultiBuyLine } from './raised-cents.ts';
 
 /**
  * Whole-page OCR reads body text well and big flyer prices badly: a tall whole part with raised
@@ -16,7 +16,10 @@ export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrW
   const all = [...words, ...unreadRuns(words, runs, tall)];
   // Each read is an OCR call: a page (or a hostile image) with hundreds of tall shapes gets the
   // largest ones read, not hundreds of calls.
-  const candidates = largestOnly(bigPriceCandidates(all), all);
+  const candidates = largestOnly(
+    bigPriceCandidates(all).filter((i) => !inMultiBuyLine(all[i]!, all)),
+    all,
+  );
   if (candidates.length === 0) return words;
   const regions = candidates.map((i) => fromRunStart(regionAfter(all[i]!, all), all[i]!, runs, all));
   const readings = await ocr.readPrices(image, regions);

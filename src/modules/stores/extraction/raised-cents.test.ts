@@ -120,7 +120,7 @@ describe('OCR word repairs', () => {
     expect(texts(fixed)).toEqual(['€۲۲,۲۹', '۵,۳۹€', '€٤,٥٠', '6,50', '۶,۵۰']);
   });
 
-  it('reads a big "79°" as 79¢ (its raised cents mark read as a degree), never a small "4°"', () => {
+  it('reads a big "79°" as 79¢ and a big "RS" as R$, never a small "4°" or "RS"', () => {
     const small = ['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09'].map((t, i) =>
       word(t, i * 60, 0, 50, 12),
     );
@@ -129,6 +129,8 @@ describe('OCR word repairs', () => {
       word('79°', 0, 40, 70, 34),
       word('/lb', 80, 60, 30, 12),
       word('1°', 200, 40, 40, 34),
+      word('RS', 300, 40, 30, 30),
+      word('RS', 300, 80, 20, 12),
     ]);
     expect(texts(fixed)).toEqual([
       'Green',
@@ -141,6 +143,8 @@ describe('OCR word repairs', () => {
       '79¢',
       '/lb',
       '1°',
+      'R$',
+      'RS',
     ]);
   });
 });
@@ -170,5 +174,28 @@ describe('cents glued to their price', () => {
       word('712', 603, 721, 16, 9),
     ];
     expect(texts(splitGluedCents(items))).toEqual(['Cialde', 'omaggio', '11,49', '2025', '1957', '712']);
+  });
+
+  it('leaves the whole amount of a multi-buy alone ("Leve 4 por R$ 102" is 25,50 each)', () => {
+    const body = ['Óleo', 'de', 'Soja', 'Feijão', 'Carioca', 'Sem', 'cartão'];
+    const items = [
+      ...body.map((t, i) => word(t, 21 + i * 50, 600, 40, 11)),
+      word('Arroz', 21, 712, 40, 11),
+      word('Tipo', 57, 711, 30, 14),
+      word('Leve', 22, 757, 60, 24),
+      word('4', 92, 757, 14, 24),
+      word('por', 117, 763, 40, 24),
+      word('RS', 170, 753, 30, 31),
+      word('102', 214, 757, 47, 24),
+    ];
+    expect(texts(splitGluedCents(items)).slice(body.length)).toEqual([
+      'Arroz',
+      'Tipo',
+      'Leve',
+      '4',
+      'por',
+      'RS',
+      '102',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { LayoutItem } from './layout.ts';
+import { findPrices } from './prices.ts';
 
 /**
  * Flyers print big prices with their cents raised and small: `$1⁹⁹`, `2,⁴⁹ €`, `R$ 20⁵⁰`, `95¢`.
@@ -126,6 +127,7 @@ function findSignIndex(
  * - a big cents price whose raised "¢" was read as a degree sign ("79°"): in type at least twice
  *   the page's usual height a lone two-digit number with a degree is a price, not a temperature
  *   (those are small print: "store at 4°"); a lone digit ("1°") is more often "$1⁹⁵" garbled;
+ * - a display-size "RS" or "R5" alone: the real's sign, "R$";
  * - the euro sign beside a price in Persian or Arabic digits, which those models read as a Latin
  *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets.
  */
@@ -135,7 +137,7 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
     let fixed = item.text
       .replace(/^(\/?)I(bs?\.?)$/u, '$1l$2')
       .replace(/^([$€£]|R\$)(\d{1,2})[-‐–]?(\d{2})$/u, '$1$2.$3');
-    if (item.height >= 2 * usual) fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢');
+    if (item.height >= 2 * usual) fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢').replace(/^R[S5]$/u, 'R$');
     fixed = fixed
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€');
@@ -212,7 +214,8 @@ export function harmoniseArabicScript(items: readonly LayoutItem[]): LayoutItem[
 /**
  * A display-size number of three or four digits with no mark, "1149", is a price whose raised
  * cents lost their place (OCR text layers over flyer images read `11⁴⁹` so): 11,49. Years are left
- * alone, and so is anything printed at body size (phone numbers, page numbers, quantities).
+ * alone, and so is anything printed at body size (phone numbers, page numbers, quantities) or in
+ * a multi-buy ("Leve 4 por R$ 102" is 25,50 each).
  */
 export function splitGluedCents(items: readonly LayoutItem[]): LayoutItem[] {
   const median = bodyTextHeight(items);
@@ -220,7 +223,7 @@ export function splitGluedCents(items: readonly LayoutItem[]): LayoutItem[] {
   return items.map((item) => {
     const digits = /^(\d{1,2})(\d{2})$/.exec(item.text.trim());
     if (!digits || item.height < 1.8 * median) return item;
-    if (/^(19|20)\d\d$/.test(item.text.trim())) return item;
+    if (/^(19|20)\d\d$/.test(item.text.trim()) || inMultiBuyLine(item, items)) return item;
     return { ...item, text: `${digits[1]},${digits[2]}` };
   });
 }
@@ -235,4 +238,36 @@ export function bodyTextHeight(items: ReadonlyArray<{ text: string; height: numb
 function medianHeight(items: readonly LayoutItem[]): number {
   const heights = items.map((i) => i.height).sort((a, b) => a - b);
   return heights[Math.floor(heights.length / 2)] ?? 0;
+}
+
+type Boxed = Pick<LayoutItem, 'text' | 'x' | 'y' | 'width' | 'height'>;
+
+/**
+ * Whether a word stands in a multi-buy read whole on its line ("Leve 4 por R$ 102", "3 for $8"):
+ * its numbers are a count and a whole amount, not a price whose cents lost their place.
+ */
+export function inMultiBuyLine(word: Boxed, words: readonly Boxed[]): boolean {
+  const centre = word.y + word.height / 2;
+  const line = words
+    .filter(
+      (w) =>
+        w.text !== '' &&
+        Math.abs(w.y + w.height / 2 - centre) <= word.height * 0.4 &&
+        Math.abs(w.height - word.height) <= word.height * 0.5,
+    )
+    .sort((a, b) => a.x - b.x);
+  // Only the words set close together around it: a neighbouring tile's price shares the baseline.
+  const at = line.indexOf(word);
+  if (at < 0) return false;
+  const near = (a: Boxed, b: Boxed) => b.x - (a.x + a.width) <= word.height;
+  let from = at;
+  while (from > 0 && near(line[from - 1]!, line[from]!)) from -= 1;
+  let to = at;
+  while (to < line.length - 1 && near(line[to]!, line[to + 1]!)) to += 1;
+  // A raised "R$" is often read "RS" or "R5".
+  const text = line
+    .slice(from, to + 1)
+    .map((w) => w.text.trim().replace(/^R[S5]$/u, 'R$'))
+    .join(' ');
+  return findPrices(text).some((p) => p.multiBuy);
 }
