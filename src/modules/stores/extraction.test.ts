@@ -242,6 +242,21 @@ describe('layout parser', () => {
     expect(looksLikeName(text)).toBe(true);
   });
 
+  it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
+    const ocr = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      ...at(text, x, y, width, height),
+      confidence: 0.9,
+    });
+    const offers = parseLayout([
+      ocr('Lechuga', 215, 740, 60, 14),
+      ocr('iceberg', 280, 740, 60, 14),
+      ocr('1,49', 215, 786, 58, 31),
+      ocr('€', 277, 786, 12, 25),
+      ocr('unidas', 295, 786, 50, 25), // "la unidad", read poorly
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Lechuga iceberg', 1.49]]);
+  });
+
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([
       at('Supermercado La Plaza', 21, 23, 330, 38),

@@ -630,6 +630,7 @@ function cellText(items: LayoutItem[]): string {
 function makeCell(items: LayoutItem[]): Cell {
   const text = cellText(rightToLeftWords(items) ? [...items].reverse() : items);
   const confidences = items.map((i) => i.confidence ?? 1);
+  const prices = findPrices(text);
   return {
     text,
     x: Math.min(...items.map((i) => i.x)),
@@ -638,10 +639,20 @@ function makeCell(items: LayoutItem[]): Cell {
     bottom: Math.max(...items.map((i) => i.y + i.height)),
     height: Math.max(...items.map((i) => i.height)),
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
-    prices: findPrices(text),
-    name: residualName(text),
+    prices,
+    name: trailsItsPrice(items, text, prices) ? '' : residualName(text),
     unitOnly: isOnlyUnit(text),
   };
+}
+
+/**
+ * An OCR cell that reads a price then a single word ("1,49 € unidas", OCR's "la unidad"): the word
+ * belongs to the price (a unit or a mark read poorly), and the tile's name is on its own line.
+ */
+function trailsItsPrice(items: LayoutItem[], text: string, prices: PriceToken[]): boolean {
+  if (prices.length === 0 || !items.some((i) => i.confidence !== undefined)) return false;
+  if (rightToLeftText(text) || residualName(text.slice(0, prices[0]!.start)) !== '') return false;
+  return residualName(text).split(' ').length === 1;
 }
 
 /**
