@@ -14,7 +14,7 @@ import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
 import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
-import { nameLikelihood, parseLayout, type LayoutItem } from './extraction/layout.ts';
+import { MAX_LAYOUT_ITEMS, nameLikelihood, parseLayout, type LayoutItem } from './extraction/layout.ts';
 import { findPrices, findUnit, looksLikeName } from './extraction/prices.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
@@ -532,6 +532,16 @@ describe('layout parser', () => {
       ['برنج طارم', 24, 20.99],
       ['زعفران', 3, 1.99],
     ]);
+  });
+
+  it('reads a page of more items than any flyer holds from its largest ones (a hostile page)', () => {
+    // Every small item is an offer of its own, each on its own line: twice as many as are read.
+    const fine = Array.from({ length: 2 * MAX_LAYOUT_ITEMS }, (_, i) =>
+      item(`Mehl ${i} 2,00 €`, 40, 300 + i * 10, 4),
+    );
+    const offers = parseLayout([item('Butter', 40, 100, 20), item('1,99 €', 40, 130, 40), ...fine]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toContainEqual(['Butter', 1.99]);
+    expect(offers.length).toBeLessThanOrEqual(MAX_LAYOUT_ITEMS);
   });
 
   it('ignores lines without prices and prices without any name', () => {

@@ -9,7 +9,7 @@ import {
   splitGluedCents,
 } from './raised-cents.ts';
 import type { PdfDocument, PdfPage, PdfReader, RasterImage } from '../../../providers/pdf/pdf.ts';
-import { parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
+import { largestItems, parseLayout, type LayoutItem, type ParsedOffer } from './layout.ts';
 import { defaultValidUntil, findValidUntil } from './validity.ts';
 
 export interface ExtractedOffer extends ParsedOffer {
@@ -81,7 +81,9 @@ export class FlyerReader implements FlyerSource {
         const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
         return seen.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
       }
-      const items = splitGluedCents(imagePage ? await this.#ocrItems(page, document) : page.items);
+      const items = splitGluedCents(
+        imagePage ? await this.#ocrItems(page, document) : largestItems(page.items),
+      );
       const text = items.map((i) => i.text).join(' ');
       printedValidity ??= findValidUntil(text, uploadedAt);
       const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
@@ -138,7 +140,8 @@ export class FlyerReader implements FlyerSource {
         });
       }
     }
-    return harmoniseArabicScript(joinRaisedCents(joinSplitDigits(fixOcrWords(items))));
+    // The repairs below compare words pairwise: a hostile image's thousands of words are cut first.
+    return harmoniseArabicScript(joinRaisedCents(joinSplitDigits(fixOcrWords(largestItems(items)))));
   }
 }
 

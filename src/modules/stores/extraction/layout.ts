@@ -73,8 +73,18 @@ interface OfferGroup {
   units: string[];
 }
 
+/**
+ * More text items than a flyer page holds (the densest real page read here, 60 offers, has ~500).
+ * The parser's work grows faster than the items: a hostile page of 100,000 tiny items would hold a
+ * worker for minutes, so a page with more is read from its largest items (prices and names are
+ * print's biggest; fine print goes first).
+ */
+export const MAX_LAYOUT_ITEMS = 5_000;
+
 export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
-  const lines = groupLines(joinPricePieces(withoutDuplicates(items.map(normalised)))).map(toCells);
+  const lines = groupLines(joinPricePieces(withoutDuplicates(largestItems(items).map(normalised)))).map(
+    toCells,
+  );
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
   const orphans: Orphan[] = [];
@@ -386,6 +396,13 @@ function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
       out.push(c);
   }
   return out;
+}
+
+/** At most MAX_LAYOUT_ITEMS of a page's items, the tallest, in their order. */
+export function largestItems<T extends { height: number }>(items: readonly T[]): readonly T[] {
+  if (items.length <= MAX_LAYOUT_ITEMS) return items;
+  const kept = new Set([...items].sort((a, b) => b.height - a.height).slice(0, MAX_LAYOUT_ITEMS));
+  return items.filter((i) => kept.has(i));
 }
 
 function toOffer(group: OfferGroup): ParsedOffer | undefined {
