@@ -85,6 +85,14 @@ describe('price and unit recognition', () => {
     ['Lava roupa em pó Tixan 2,2kg R$ 18,90', [18.9]],
     ['R$ 19,95 kg', [19.95]],
     ['2,99 kg', [2.99]],
+    // Reference prices are not prices; a price per kilo of a 1 kg pack or of loose goods is.
+    ['Lachs 200 g (100 g = 1,25 €) 2,49 €', [2.49]],
+    ['500 g 4,99 €/kg 2,49 €', [2.49]],
+    ['12 oz $0.33/oz $3.99', [3.99]],
+    ['Rinderhack 1 kg 9,99 €/kg', [9.99]],
+    ['2,99 €/kg', [2.99]],
+    ['$2.49 per lb', [2.49]],
+    ['Totale al 3,99', [3.99]],
   ])('%s → %j', (text, values) => {
     expect(findPrices(text).map((p) => p.value)).toEqual(values);
   });
@@ -543,6 +551,23 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toContainEqual(['Butter', 1.99]);
     expect(offers.length).toBeLessThanOrEqual(MAX_LAYOUT_ITEMS);
   });
+
+  it.each([
+    ['Bio-Vollmilch', '1-l-Packung (1 l = 1,19)', '1,19', 1.19, ''],
+    ['Gouda jung', '400-g-Packung (1 kg = 4,98)', '1,99', 1.99, ''],
+    ['Café moulu', '250 g, soit 11,96 € le kg', '2,99 €', 2.99, '250 g'],
+    ['Mozzarella', '125 g, al kg € 7,92', '0,99 €', 0.99, '125 g'],
+    ['Queso fresco', '250 g, 11,96 €/kg', '2,99 €', 2.99, '250 g'],
+    ['Lachsfilet', '200 g (100 g = 1,25 €)', '2,49 €', 2.49, '200 g'],
+    ['Ground coffee', '12 oz, 33¢ per oz', '$3.99', 3.99, '12 oz'],
+  ])(
+    'a reference price under "%s" ("%s") is neither an offer nor its regular price',
+    (name, note, price, value, unit) => {
+      const offers = parseLayout([item(name, 40, 100, 14), item(note, 40, 120, 9), item(price, 40, 140, 40)]);
+      expect(offers.map((o) => [o.discountedPrice, o.originalPrice, o.unit])).toEqual([[value, value, unit]]);
+      expect(offers[0]!.product).toContain(name);
+    },
+  );
 
   it('ignores lines without prices and prices without any name', () => {
     expect(

@@ -59,9 +59,34 @@ export function blankDates(text: string): string {
   return text.replace(DATE_RE, (match) => ' '.repeat(match.length));
 }
 
+const MONEY = String.raw`(?:R\$|[€$£])?\s*\d{1,4}(?:[.,]\d{1,2})?\s*(?:[€$£¢])?`;
+const BASE_UNIT = String.raw`(?:kg|l|lt|litre|liter|litro|lb|oz|100\s*g|100\s*ml|10\s*g)`;
+/**
+ * Reference prices, what an amount comes to per kilo, litre or ounce, printed beside offers (the
+ * EU requires them; US shelf tags print them): "(1 kg = 4,98)", "100 g = 0,50 €", "soit 11,96 € le
+ * kg", "al kg € 7,92", "Grundpreis 7,98 €/kg", "33¢ per oz", "$0.21/oz", and a per-kilo price after
+ * the small pack it is for ("250 g, 11,96 €/kg"; after "1 kg" or "2 kg" it may be the price). They are neither the offer's price nor a regular
+ * one, and they are no part of a name: blanked out before prices and names are read.
+ */
+const REFERENCE_PRICE_RE = new RegExp(
+  [
+    String.raw`\(?\s*(?:1|10|100|1000)\s*(?:kg|g|l|ml|lb|oz|st(?:ück|k)?\.?)\s*=\s*${MONEY}\s*\)?`,
+    String.raw`(?:soit|equivale a|entspricht|grundpreis|kilopreis|literpreis|prezzo al|preço (?:do|por)|precio (?:por|del))\s*(?:kg|l|litro|kilo|100\s*g)?\s*:?\s*${MONEY}(?:\s*(?:\/|le|la|el|o|al|per|pro|je|the)\s*${BASE_UNIT})?`,
+    String.raw`(?<![\p{L}])al\s+(?:kg|l|litro|kilo|100\s*g)\s*:?\s*${MONEY}`,
+    String.raw`(?<![\d.,])${MONEY}\s*(?:\/|per|pro|je)\s*(?:oz|100\s*g|100\s*ml|10\s*g)(?![\p{L}\d])`,
+    String.raw`(?<=(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:g|ml|cl|oz)(?![\p{L}\d])[^\d€$£]{0,12})${MONEY}\s*(?:\/|per|pro|je)\s*(?:kg|l|lb)(?![\p{L}\d])`,
+  ].join('|'),
+  'giu',
+);
+
+/** The text with its reference prices ("(1 kg = 4,98)", "33¢ per oz") blanked out. */
+export function blankReferencePrices(text: string): string {
+  return text.replace(REFERENCE_PRICE_RE, (match) => ' '.repeat(match.length));
+}
+
 /** Every price in the text, left to right, with was/now markers from the words before it. */
 export function findPrices(text: string): PriceToken[] {
-  const clean = blankDates(text);
+  const clean = blankReferencePrices(blankDates(text));
   const tokens: PriceToken[] = [];
   const taken: Array<[number, number]> = [];
   for (const match of clean.matchAll(MULTI_BUY_RE)) {
@@ -134,7 +159,7 @@ function normaliseUnit(raw: string): string {
 }
 
 export function blankPrices(text: string): string {
-  let out = blankDates(text);
+  let out = blankReferencePrices(blankDates(text));
   for (const token of findPrices(text)) {
     out = out.slice(0, token.start) + ' '.repeat(token.end - token.start) + out.slice(token.end);
   }
@@ -155,7 +180,8 @@ export function residualName(text: string): string {
 }
 
 /** A cell is a unit cell when nothing but a unit/pack size remains in it. */
-export function isOnlyUnit(text: string): boolean {
+export function isOnlyUnit(raw: string): boolean {
+  const text = blankReferencePrices(raw);
   const unit = UNIT_RE.exec(text);
   if (!unit) return false;
   const rest = (text.slice(0, unit.index) + text.slice(unit.index + unit[0].length))
