@@ -125,19 +125,20 @@ function findSignIndex(
  * - a small price that lost its decimal point or read it as a dash: "$189", "$6-39" (a currency
  *   sign then three or four digits is, on a grocery flyer, cents without their mark);
  * - a big cents price whose raised "¢" was read as a degree sign ("79°"): in type at least twice
- *   the page's usual height a lone two-digit number with a degree is a price, not a temperature
+ *   the page's body text a lone two-digit number with a degree is a price, not a temperature
  *   (those are small print: "store at 4°"); a lone digit ("1°") is more often "$1⁹⁵" garbled;
  * - a display-size "RS" or "R5" alone: the real's sign, "R$";
  * - the euro sign beside a price in Persian or Arabic digits, which those models read as a Latin
  *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
-  const usual = medianHeight(items);
+  const body = bodyTextHeight(items);
   return items.map((item) => {
     let fixed = item.text
       .replace(/^(\/?)I(bs?\.?)$/u, '$1l$2')
       .replace(/^([$€£]|R\$)(\d{1,2})[-‐–]?(\d{2})$/u, '$1$2.$3');
-    if (item.height >= 2 * usual) fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢').replace(/^R[S5]$/u, 'R$');
+    if (body !== undefined && item.height >= 2 * body)
+      fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢').replace(REAL_SIGN_MISREAD, 'R$');
     fixed = fixed
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€');
@@ -235,10 +236,8 @@ export function bodyTextHeight(items: ReadonlyArray<{ text: string; height: numb
   return [...body].sort((a, b) => a - b)[Math.floor(body.length / 2)]!;
 }
 
-function medianHeight(items: readonly LayoutItem[]): number {
-  const heights = items.map((i) => i.height).sort((a, b) => a - b);
-  return heights[Math.floor(heights.length / 2)] ?? 0;
-}
+/** A raised "R$" as OCR often reads it. */
+const REAL_SIGN_MISREAD = /^R[S5]$/u;
 
 type Boxed = Pick<LayoutItem, 'text' | 'x' | 'y' | 'width' | 'height'>;
 
@@ -264,10 +263,9 @@ export function inMultiBuyLine(word: Boxed, words: readonly Boxed[]): boolean {
   while (from > 0 && near(line[from - 1]!, line[from]!)) from -= 1;
   let to = at;
   while (to < line.length - 1 && near(line[to]!, line[to + 1]!)) to += 1;
-  // A raised "R$" is often read "RS" or "R5".
   const text = line
     .slice(from, to + 1)
-    .map((w) => w.text.trim().replace(/^R[S5]$/u, 'R$'))
+    .map((w) => w.text.trim().replace(REAL_SIGN_MISREAD, 'R$'))
     .join(' ');
   return findPrices(text).some((p) => p.multiBuy);
 }
