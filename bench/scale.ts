@@ -23,8 +23,9 @@ import {
  * catalog, the rest private over as many users as public recipes (nine each on average), in a
  * database of their own (`mise_bench_<count>`, kept for the next run: seeding a million takes a
  * while; `--fresh` seeds again). Then a **separate service process** starts on it, as in
- * production, and is measured: time from start to the first answered search (the in-memory index of
- * shared recipes loads then), search at 50 clients (selective word, common word, filters only, and
+ * production, and is measured: time from start to the first answered search (it starts the load of
+ * the in-memory index of shared recipes; PostgreSQL answers until that is done), then, once the
+ * index is loaded, search at 50 clients (selective word, common word, filters only, and
  * a signed-in owner's query that merges their private recipes), and the process's RSS after that
  * warm-up.
  */
@@ -61,6 +62,7 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
   );
   try {
     const firstSearchSeconds = await firstSearch(`${service.url}/api/recipes?q=${COMMON_TERM}`, started);
+    const loadedSeconds = await indexLoaded(service.url, started);
     const token = await ownerWithPrivateRecipes(service.url, url);
     const cases: Array<{ name: string; path: string; headers?: Record<string, string> }> = [
       { name: `search q=${SELECTIVE_TERM} (1 in 1,000)`, path: `/api/recipes?q=${SELECTIVE_TERM}` },
@@ -112,7 +114,7 @@ export async function runScaleBench(total: number, options: { fresh: boolean }):
         'start to first answered search',
         `< ${TARGET_FIRST_SEARCH_S} s`,
         firstSearchSeconds < TARGET_FIRST_SEARCH_S,
-        `${firstSearchSeconds} s (process start, migrations checked, index of ${publicCount.toLocaleString('en')} shared recipes loaded)`,
+        `${firstSearchSeconds} s (process start, migrations checked; answered by PostgreSQL while the index loads), index of ${publicCount.toLocaleString('en')} shared recipes loaded ${loadedSeconds} s after start`,
       ),
     );
     return rows;
@@ -239,7 +241,7 @@ async function settleDatabase(database: DatabaseHandle): Promise<void> {
   }
 }
 
-/** Seconds from `started` until the route first answers 200 (the index loads at the first search). */
+/** Seconds from `started` until the route first answers 200 (PostgreSQL answers while the index loads). */
 async function firstSearch(url: string, started: number): Promise<number> {
   for (;;) {
     const res = await fetch(url).catch(() => undefined);
@@ -288,6 +290,19 @@ async function ownerWithPrivateRecipes(base: string, url: string): Promise<strin
 }
 
 /** Where the memory is, from the service's own metrics: V8's heap (used of committed) and buffers. */
+/**
+ * Seconds from `started` until the instance's search index is loaded (its metrics gauge leaves
+ * 'loading'), so that search is measured as it runs for the instance's lifetime.
+ */
+async function indexLoaded(base: string, started: number): Promise<number> {
+  for (;;) {
+    const res = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const mode = /^mise_search_index_recipes\{mode="(\w+)"\}/m.exec(await res.text())?.[1];
+    if (mode && mode !== 'loading') return Math.round((performance.now() - started) / 100) / 10;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function heapFigures(base: string): Promise<string> {
   const res = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();

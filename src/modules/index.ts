@@ -282,6 +282,15 @@ export function registerMetricGauges(services: Services, database: DatabaseHandl
         value: r.count,
       })),
   );
+  metrics.gauge(
+    'mise_search_index_recipes',
+    'Shared recipes held by the in-memory search index, labelled with where searches are answered (loading and database: PostgreSQL)',
+    ['mode'],
+    async () => {
+      const { mode, recipes } = services.recipes.searchIndexState();
+      return [{ labels: { mode }, value: recipes }];
+    },
+  );
   metrics.gauge('mise_flyer_jobs', 'Flyer processing jobs by status', ['status'], async () =>
     (await services.stores.jobCounts()).map((r) => ({
       labels: { status: r.status },

@@ -68,7 +68,7 @@ const LOAD_BATCH = 5_000;
 
 /**
  * Keeps a RecipeSearchIndex of the shared recipes (catalog and public) current with the database:
- * a full load at the first search, then the change log (recipe_search_changes, written by triggers
+ * a full load started by the first search (PostgreSQL answers until it is done), then the change log (recipe_search_changes, written by triggers
  * on recipes) every `pollMs` and right after each write this instance makes, so that a writer's
  * next search sees its write and other instances' writes show within `pollMs`.
  *
@@ -84,6 +84,8 @@ export class RecipeSearchFeed {
   readonly #own = new OwnRecipesCache();
   readonly #stemmed = new Map<string, Stemmed>();
   #loading: Promise<void> | undefined;
+  /** Set when the first load is done: searches are answered as `#mode` says from then on. */
+  #loaded = false;
   #position = new LogPosition();
   #lastRead = 0;
   #lastPrune = 0;
@@ -109,9 +111,17 @@ export class RecipeSearchFeed {
     return this.#index.size;
   }
 
-  /** Where searches are answered: the in-memory index, or PostgreSQL past the budget. */
-  get mode(): 'memory' | 'database' {
-    return this.#mode;
+  /**
+   * Where searches are answered: 'loading' until the first load is done (PostgreSQL answers
+   * meanwhile), then the in-memory index, or PostgreSQL past the budget.
+   */
+  get mode(): 'loading' | 'memory' | 'database' {
+    return this.#loaded ? this.#mode : 'loading';
+  }
+
+  /** Settles once the first load (started by the first search) is done or has failed. */
+  async loaded(): Promise<void> {
+    await this.#loading?.catch(() => undefined);
   }
 
   /** The page of matches the viewer may see, and how many match in all. */
@@ -122,8 +132,13 @@ export class RecipeSearchFeed {
   ): Promise<{ hits: SearchHit[]; total: number }> {
     const { tsQuery, ...filters } = query;
     const stemmed = tsQuery === undefined ? undefined : await this.#stem(tsQuery);
-    await this.#ready();
     const indexQuery: IndexQuery = { ...filters, terms: stemmed?.terms };
+    if (!this.#loaded) {
+      // A new instance answers from PostgreSQL (same ranking and totals) while its index loads,
+      // rather than keeping its first searches waiting for 100,000 recipes to be read.
+      if (!this.#loading) this.#ready().catch(this.#onError);
+      return this.#databaseSearch(indexQuery, viewer, page);
+    }
     if (this.#mode === 'database') return this.#databaseSearch(indexQuery, viewer, page);
     if (!viewer) return this.#index.search(indexQuery, undefined, page);
     const upTo = { offset: 0, limit: page.offset + page.limit };
@@ -191,7 +206,10 @@ export class RecipeSearchFeed {
 
   #ready(): Promise<void> {
     this.#loading ??= this.#reload().then(
-      () => this.#startTimer(),
+      () => {
+        this.#loaded = true;
+        this.#startTimer();
+      },
       (error: unknown) => {
         this.#loading = undefined; // the next search tries again
         throw error;

@@ -321,7 +321,66 @@ describe('RecipeSearchFeed', () => {
     expect(idsOf(await feed.search({ tsQuery: 'stew' }, undefined, PAGE)).ids).toEqual(['x']);
     feed.close();
   });
+
+  it('answers from the database while its first load runs, retries a failed load, then answers from the index', async () => {
+    const stew = doc('x', 'Stew', "'stew':1A");
+    let release!: () => void;
+    let held = new Promise<void>((resolve) => (release = resolve));
+    let loads = 0;
+    const askedDatabase: string[] = [];
+    const reported: unknown[] = [];
+    const feed = new RecipeSearchFeed(
+      {
+        searchLog: async () => ({ last: 0, gaps: [] }),
+        searchDocuments: async () => [],
+        sharedSearchDocuments: async (after: string | undefined) => {
+          if (after !== undefined) return [];
+          loads += 1;
+          await held;
+          if (loads === 1) throw new Error('connection lost');
+          return [stew];
+        },
+        searchChanges: async () => [],
+        pruneSearchChanges: async () => undefined,
+        stemQuery: async (text: string) => `'${text}'`,
+        privateSearchDocuments: async () => ({ documents: [], total: 0 }),
+        sharedRecipeCount: async () => 1,
+        hasRankingIndex: async () => false,
+        databaseSearch: async (_viewer, _filters, terms) => {
+          askedDatabase.push(terms?.[0]?.lexeme ?? '');
+          return { documents: [{ document: stew, score: 0.5 }], total: 1 };
+        },
+      },
+      { pollMs: 60_000, onError: (error) => reported.push(error) },
+    );
+    // The load is held: the search does not wait for it.
+    expect(idsOf(await feed.search({ tsQuery: 'stew' }, undefined, PAGE))).toEqual({ ids: ['x'], total: 1 });
+    expect(await feed.search({ tsQuery: 'soup' }, undefined, PAGE)).toMatchObject({ total: 1 });
+    expect(feed.mode).toBe('loading');
+    expect(loads).toBe(1); // one load for both searches
+    release();
+    await feed.loaded();
+    expect(reported).toEqual([new Error('connection lost')]);
+    expect(feed.mode).toBe('loading');
+    // The next search starts the load again, and is answered by the database meanwhile.
+    held = new Promise<void>((resolve) => (release = resolve));
+    expect(idsOf(await feed.search({ tsQuery: 'stew' }, undefined, PAGE)).ids).toEqual(['x']);
+    expect(loads).toBe(2);
+    release();
+    await feed.loaded();
+    expect(feed.mode).toBe('memory');
+    expect(idsOf(await feed.search({ tsQuery: 'soup' }, undefined, PAGE))).toEqual({ ids: [], total: 0 });
+    expect(askedDatabase).toEqual(['stew', 'soup', 'stew']);
+    feed.close();
+  });
 });
+
+/** An instance after its first search: the index loaded (PostgreSQL answers until then). */
+async function warm(feed: RecipeSearchFeed): Promise<void> {
+  await feed.search({}, undefined, PAGE);
+  await feed.loaded();
+  expect(feed.mode).toBe('memory');
+}
 
 describe('the search index over the database', () => {
   let ctx: TestApp;
@@ -474,6 +533,7 @@ describe('the search index over the database', () => {
         }
       }
       expect(everything.filter((d) => d.ownerId !== null && !d.isPublic).length).toBeGreaterThanOrEqual(20);
+      await feed.loaded();
       expect(feed.mode).toBe(mode);
       // On PostgreSQL with the RUM extension installed, one-word searches above ordered by its index.
       const rum = await sql`select 1 from pg_available_extensions where name = 'rum'`.execute(
@@ -495,6 +555,7 @@ describe('the search index over the database', () => {
     });
     const find = async () => (await feed.search({ tsQuery: tsQueryText('marmoset') }, undefined, PAGE)).total;
     expect(await find()).toBe(0);
+    await feed.loaded();
     expect(feed.mode).toBe('memory');
     const made = await createRecipe(ctx, null, { title: 'Marmoset Mousse' });
     await feed.sync();
@@ -531,6 +592,7 @@ describe('the search index over the database', () => {
 
   it("keeps an owner's private recipes between searches, and sees another instance's changes to them at its next read", async () => {
     const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    await warm(feed);
     const owner = await createUser(ctx, { tier: 'pro' });
     const viewer = { id: owner.user.id, isAdmin: false };
     const find = async (q: string, who: typeof viewer | undefined = viewer) =>
@@ -558,6 +620,7 @@ describe('the search index over the database', () => {
 
   it("sees another instance's inserts, edits, visibility changes and deletes at its next read of the change log", async () => {
     const other = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    await warm(other);
     const find = async (q: string) =>
       idsOf(await other.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).ids;
     expect(await find('quokka')).toEqual([]);
@@ -605,6 +668,7 @@ describe('the search index over the database', () => {
     }
     const db = ctx.database.db as unknown as Kysely<RecipesTables>;
     const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    await warm(feed);
     const find = async (q: string) =>
       idsOf(await feed.search({ tsQuery: tsQueryText(q) }, undefined, PAGE)).total;
     expect(await find('platypus')).toBe(0);

@@ -225,6 +225,11 @@ export class RecipesService implements RecipeCatalog {
     return this.#uow.afterCommit(() => this.#searchIndex.sync());
   }
 
+  /** Where searches are answered now, and how many shared recipes the in-memory index holds. */
+  searchIndexState(): { mode: 'loading' | 'memory' | 'database'; recipes: number } {
+    return { mode: this.#searchIndex.mode, recipes: this.#searchIndex.indexedRecipes };
+  }
+
   /** Stops the search index's background reads (the service is closing). */
   close(): void {
     this.#searchIndex.close();

@@ -100,6 +100,17 @@ describe('metrics, readiness and model spend', () => {
       expect(sample(text, 'mise_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
   });
 
+  it('reports where searches are answered: PostgreSQL while the index loads, then the index and its size', async () => {
+    const shared = await sql<{ n: number }>`
+      select count(*)::int as n from recipes where owner_id is null or is_public`.execute(ctx.database.db);
+    expect((await api('GET', '/api/recipes?q=soup')).status).toBe(200); // starts the load
+    const held = await waitFor(async () => {
+      const text = (await scrape()).text;
+      return sample(text, 'mise_search_index_recipes', { mode: 'memory' });
+    });
+    expect(held).toBe(shared.rows[0]!.n);
+  });
+
   it('counts model calls, tokens and estimated cost per feature, and stores spend per user and day', async () => {
     fake.script({ text: 'Try a soup.', usage: { input: 1000, output: 500 } });
     expect((await api('POST', '/api/chat', { token: cook.token, body: { message: 'dinner?' } })).status).toBe(
