@@ -18,6 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** Until the search index has loaded (PostgreSQL answers searches before). */
+async function waitForIndex(): Promise<void> {
+  while (ctx.services.recipes.searchIndexState().mode === 'loading') {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ids = (items: { id: string }[]) => items.map((i) => i.id);
 
@@ -49,6 +56,23 @@ describe('favourites', () => {
       expect(res.body).toEqual({ is_favourite: false });
     }
     expect((await api('GET', `/api/recipes/${recipe.id}`, { token })).body.is_favourite).toBe(false);
+    expect(await search(token)).toBe(false);
+  });
+
+  it("search pages show the caller's own favouriting at once, with their favourites held by the index", async () => {
+    const { token } = await createUser(ctx);
+    const recipe = await createRecipe(ctx, null, { title: 'Favourite flapjack' });
+    const search = async () =>
+      (await api('GET', '/api/recipes?q=flapjack', { token })).body.items[0].is_favourite;
+    expect(await search()).toBe(false); // starts the index's load
+    await waitForIndex();
+    expect(await search()).toBe(false); // now held
+    for (const on of [true, false, true]) {
+      expect(
+        (await api(on ? 'POST' : 'DELETE', `/api/recipes/${recipe.id}/favourite`, { token })).status,
+      ).toBe(200);
+      expect(await search()).toBe(on);
+    }
   });
 
   it('answers 404 for a recipe the caller cannot see and 401 without a token', async () => {

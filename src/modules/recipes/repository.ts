@@ -176,6 +176,9 @@ export function tsQueryText(q: string): string | undefined {
   return words.map((w, i) => (i === last ? `${w}:*` : w)).join(' & ');
 }
 
+/** One entry of the search change log: a recipe changed, or a user's favourites did. */
+export type SearchChange = { seq: number; recipeId: string } | { seq: number; favouritesOf: string };
+
 export class RecipesRepository {
   readonly #db: Db;
   constructor(db: Db) {
@@ -471,15 +474,16 @@ export class RecipesRepository {
   }
 
   /** Change-log entries after `after`, or within one of the `gaps` (inclusive ranges). */
-  async searchChanges(
-    after: number,
-    gaps: readonly (readonly [number, number])[],
-  ): Promise<Array<{ seq: number; recipeId: string }>> {
+  async searchChanges(after: number, gaps: readonly (readonly [number, number])[]): Promise<SearchChange[]> {
     const ranges = gaps.map(([lo, hi]) => sql` or seq between ${lo}::int8 and ${hi}::int8`);
-    const result = await sql<{ seq: string; recipe_id: string }>`
-      select seq::text, recipe_id from recipe_search_changes
+    const result = await sql<{ seq: string; recipe_id: string; favourited_by: string | null }>`
+      select seq::text, recipe_id, favourited_by from recipe_search_changes
       where seq > ${after}::int8${sql.join(ranges, sql``)}`.execute(this.#db);
-    return result.rows.map((r) => ({ seq: Number(r.seq), recipeId: r.recipe_id }));
+    return result.rows.map((r) =>
+      r.favourited_by === null
+        ? { seq: Number(r.seq), recipeId: r.recipe_id }
+        : { seq: Number(r.seq), favouritesOf: r.favourited_by },
+    );
   }
 
   /** Forgets changes older than `ageSeconds` (every index has read them long since). */
@@ -497,6 +501,17 @@ export class RecipesRepository {
   }
 
   /** Which of these recipes the user has favourited. */
+  /** Up to `limit` of the user's favourite recipe ids (any order). */
+  async favouriteIds(userId: string, limit: number): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('recipe_favourites')
+      .select('recipe_id')
+      .where('user_id', '=', userId)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.recipe_id);
+  }
+
   async favouritesAmong(userId: string, recipeIds: readonly string[]): Promise<Set<string>> {
     if (recipeIds.length === 0) return new Set();
     const rows = await this.#db

@@ -1,4 +1,5 @@
 import type { Viewer } from './contract.ts';
+import { FAVOURITES_CACHE_MAX_PER_USER, FavouritesCache } from './favourites-cache.ts';
 import { OWN_CACHE_MAX_PER_OWNER, OwnRecipesCache } from './own-recipes-cache.ts';
 import type { PrivateSearchFilters, RecipesRepository } from './repository.ts';
 import {
@@ -25,6 +26,8 @@ export type SearchSource = Pick<
   | 'sharedRecipeCount'
   | 'hasRankingIndex'
   | 'databaseSearch'
+  | 'favouriteIds'
+  | 'favouritesAmong'
 >;
 
 export interface SearchFeedOptions {
@@ -82,6 +85,7 @@ export class RecipeSearchFeed {
   readonly #onError: (error: unknown) => void;
   #index = new RecipeSearchIndex();
   readonly #own = new OwnRecipesCache();
+  readonly #favourites = new FavouritesCache();
   readonly #stemmed = new Map<string, Stemmed>();
   #loading: Promise<void> | undefined;
   /** Set when the first load is done: searches are answered as `#mode` says from then on. */
@@ -150,6 +154,28 @@ export class RecipeSearchFeed {
       (a, b) => (ranked ? b.score - a.score : 0) || byTitle(a, b),
     );
     return { hits: merged.slice(page.offset, page.offset + page.limit), total: shared.total + own.total };
+  }
+
+  /**
+   * Which of `recipeIds` the user has favourited: from the cache of their favourites while the
+   * index follows the change log (which forgets them when they change), else from the database.
+   */
+  async favouritesAmong(userId: string, recipeIds: readonly string[]): Promise<Set<string>> {
+    if (recipeIds.length === 0) return new Set();
+    if (!this.#loaded || this.#mode !== 'memory') return this.#source.favouritesAmong(userId, recipeIds);
+    let held = this.#favourites.get(userId);
+    if (held === undefined) {
+      const generation = this.#favourites.generation;
+      const ids = await this.#source.favouriteIds(userId, FAVOURITES_CACHE_MAX_PER_USER + 1);
+      held = this.#favourites.set(userId, ids, generation);
+    }
+    if (held === null) return this.#source.favouritesAmong(userId, recipeIds);
+    return new Set(recipeIds.filter((id) => held.has(id)));
+  }
+
+  /** The user changed their favourites here: read them again at their next search. */
+  forgetFavourites(userId: string): void {
+    this.#favourites.forget(userId);
   }
 
   /**
@@ -263,6 +289,7 @@ export class RecipeSearchFeed {
     }
     const log = await this.#source.searchLog();
     this.#own.clear();
+    this.#favourites.clear();
     // Built aside in batches, then put in place at once. The next batch is read while this one is
     // indexed (two batches of rows alive at a time), so the database's work and ours overlap.
     const index = new RecipeSearchIndex();
@@ -296,6 +323,7 @@ export class RecipeSearchFeed {
     this.#mode = 'database';
     this.#index.load([]);
     this.#own.clear(); // PostgreSQL answers owners too
+    this.#favourites.clear();
     this.#lastRead = Date.now();
   }
 
@@ -307,7 +335,8 @@ export class RecipeSearchFeed {
     }
     if (Date.now() - this.#lastRead > GAP_LIFETIME_MS) return this.#reload();
     const changes = await this.#source.searchChanges(this.#position.last, this.#position.ranges());
-    const ids = [...new Set(changes.map((c) => c.recipeId))];
+    for (const change of changes) if ('favouritesOf' in change) this.#favourites.forget(change.favouritesOf);
+    const ids = [...new Set(changes.flatMap((c) => ('recipeId' in c ? [c.recipeId] : [])))];
     if (ids.length > RELOAD_OVER && ids.length * 4 > this.#index.size) return this.#reload();
     if (ids.length > 0) {
       const documents = await this.#source.searchDocuments(ids);

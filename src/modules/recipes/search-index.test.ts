@@ -306,6 +306,8 @@ describe('RecipeSearchFeed', () => {
         sharedRecipeCount: async () => documents.size,
         hasRankingIndex: async () => false,
         databaseSearch: async () => ({ documents: [], total: 0 }), // within budget: never asked
+        favouriteIds: async () => [],
+        favouritesAmong: async () => new Set<string>(),
       },
       { pollMs: 60_000 },
     );
@@ -350,6 +352,8 @@ describe('RecipeSearchFeed', () => {
           askedDatabase.push(terms?.[0]?.lexeme ?? '');
           return { documents: [{ document: stew, score: 0.5 }], total: 1 };
         },
+        favouriteIds: async () => [],
+        favouritesAmong: async () => new Set<string>(),
       },
       { pollMs: 60_000, onError: (error) => reported.push(error) },
     );
@@ -615,6 +619,34 @@ describe('the search index over the database', () => {
     await sql`delete from recipes where id = ${second.id}`.execute(ctx.database.db);
     await feed.sync();
     expect(await find('gecko')).toEqual([]);
+    feed.close();
+  });
+
+  it("holds a searching user's favourites, and forgets them when another instance changes them or a recipe goes", async () => {
+    const feed = new RecipeSearchFeed(repo, { pollMs: 60_000 });
+    await warm(feed);
+    const user = await createUser(ctx);
+    const [a, b] = [await createRecipe(ctx, null), await createRecipe(ctx, null)];
+    const among = async () => [...(await feed.favouritesAmong(user.user.id, [a.id, b.id]))].sort();
+    const favourite = (id: string) =>
+      sql`insert into recipe_favourites (user_id, recipe_id) values (${user.user.id}, ${id})`.execute(
+        ctx.database.db,
+      );
+    await favourite(a.id);
+    expect(await among()).toEqual([a.id]);
+    await favourite(b.id); // through another instance: learnt from the change log only
+    expect(await among()).toEqual([a.id]);
+    await feed.sync();
+    expect(await among()).toEqual([a.id, b.id].sort());
+    await sql`delete from recipes where id = ${a.id}`.execute(ctx.database.db); // the favourite cascades
+    await feed.sync();
+    expect(await among()).toEqual([b.id]);
+    await sql`delete from recipe_favourites where user_id = ${user.user.id}`.execute(ctx.database.db);
+    await feed.sync();
+    expect(await among()).toEqual([]);
+    feed.forgetFavourites(user.user.id); // this instance's own change: no log read needed
+    await favourite(b.id);
+    expect(await among()).toEqual([b.id]);
     feed.close();
   });
 

@@ -193,7 +193,8 @@ export class RecipesService implements RecipeCatalog {
 
   /**
    * From the in-memory search index (search-index.ts): which recipes, in which order, how many,
-   * and what each result shows; the database is read only for the caller's favourites.
+   * and what each result shows; the database is read for the caller's favourites only when they
+   * are not held (search-feed.ts).
    */
   async search(
     query: RecipeSearchQuery,
@@ -212,7 +213,7 @@ export class RecipesService implements RecipeCatalog {
       { limit: query.limit, offset: query.offset },
     );
     const favourites = viewer
-      ? await this.#repo.favouritesAmong(
+      ? await this.#searchIndex.favouritesAmong(
           viewer.id,
           hits.map((h) => h.id),
         )
@@ -354,7 +355,10 @@ export class RecipesService implements RecipeCatalog {
   async setFavourite(recipeId: string, user: Viewer, on: boolean): Promise<boolean> {
     const row = isUuid(recipeId) ? await this.#repo.findVisible(recipeId, user) : undefined;
     if (!row) throw notFound('Recipe');
-    if (!(await this.#repo.setFavourite(user.id, row.id, on))) throw notFound('Recipe');
+    const done = await this.#repo.setFavourite(user.id, row.id, on);
+    // Once committed and before answering, so that the caller's next search here shows it.
+    await this.#uow.afterCommit(() => this.#searchIndex.forgetFavourites(user.id));
+    if (!done) throw notFound('Recipe');
     return on;
   }
 
