@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../platform/security/tokens.ts';
 import {
@@ -450,5 +451,33 @@ describe('onboarding and profile', () => {
     const { user, token } = await createUser(ctx);
     await ctx.services.accounts.setTier(user.id, 'pro');
     expect((await api('GET', '/api/me', { token })).body.tier).toBe('pro');
+  });
+});
+
+describe('the caller of a request', () => {
+  it('is read with the callers of the requests that arrive together in one query, never kept for later ones', async () => {
+    const repo = new AccountsRepository(ctx.deps.db);
+    const reads: string[][] = [];
+    const findByIds = repo.findByIds.bind(repo);
+    repo.findByIds = (ids) => (reads.push([...ids]), findByIds(ids));
+    const accounts = new AccountsService(repo, ctx.deps.tokens, new Set());
+    const [a, b] = [await createUser(ctx), await createUser(ctx, { tier: 'pro' })];
+    const gone = '00000000-0000-4000-8000-00000000dead';
+    const together = await Promise.all([a, b, a].map((u) => accounts.loadPrincipal(u.user.id)));
+    expect(together.map((p) => [p?.id, p?.tier])).toEqual([
+      [a.user.id, 'free'],
+      [b.user.id, 'pro'],
+      [a.user.id, 'free'],
+    ]);
+    expect(await accounts.loadPrincipal(gone)).toBeUndefined();
+    expect(reads).toEqual([[a.user.id, b.user.id, a.user.id], [gone]]);
+    // A change is seen by the next request: nothing is kept between reads.
+    await sql`update users set tier = 'pro', is_admin = true where id = ${a.user.id}`.execute(
+      ctx.database.db,
+    );
+    expect(await accounts.loadPrincipal(a.user.id)).toMatchObject({ tier: 'pro', isAdmin: true });
+    await sql`delete from users where id = ${a.user.id}`.execute(ctx.database.db);
+    expect(await accounts.loadPrincipal(a.user.id)).toBeUndefined();
+    expect(reads).toHaveLength(4);
   });
 });

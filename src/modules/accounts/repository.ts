@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AccountsTables, UserRow } from './tables.ts';
 import type { Tier } from '../../platform/security/tokens.ts';
 
@@ -36,6 +36,14 @@ export class AccountsRepository {
 
   findById(id: string): Promise<UserRow | undefined> {
     return this.#db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByIds(ids: readonly string[]): Promise<UserRow[]> {
+    return this.#db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+      .execute();
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {
