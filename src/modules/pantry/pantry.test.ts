@@ -206,6 +206,23 @@ describe('inventory CRUD', () => {
     expect((await inventory(other)).items.map((i) => i.quantity)).toEqual([4]);
   });
 
+  it('reads the pantry versions of listings that arrive together in one query, and sees a change made after them', async () => {
+    const [a, b] = [await createUser(ctx), await createUser(ctx)];
+    const repo = new PantryRepository(ctx.database.db);
+    const reads: string[][] = [];
+    const versions = repo.versions.bind(repo);
+    repo.versions = (ids) => (reads.push([...ids]), versions(ids));
+    const pantry = new PantryService(repo, ctx.services.ingredients, ctx.services.recipes);
+    const stock = { ingredientId: ING.rice, quantity: 1, unit: 'kg', location: 'pantry' as const };
+    await pantry.add(a.user.id, { ...stock, expiryDate: null });
+    const listed = await Promise.all([a, b, a].map((u) => pantry.listItems(u.user.id)));
+    expect(listed.map((l) => l.total)).toEqual([1, 0, 1]);
+    expect(reads).toEqual([[a.user.id, b.user.id, a.user.id]]);
+    await pantry.add(b.user.id, { ...stock, expiryDate: null });
+    expect((await pantry.listItems(b.user.id)).total).toBe(1); // a new version: not the page held
+    expect(reads).toHaveLength(2);
+  });
+
   it('judges "expiring soon" on the UTC date of the injected clock: today + 3 days is the last one', async () => {
     const user = await createUser(ctx);
     const clock = () => new Date('2026-11-22T23:59:59.000Z');

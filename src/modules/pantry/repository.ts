@@ -80,14 +80,14 @@ export class PantryRepository {
     return { rows: found, total: Number(figures.total), expiring: Number(figures.expiring) };
   }
 
-  /** The user's pantry version (raised by triggers on every change to their rows; 0 before any). */
-  async version(userId: string): Promise<string> {
-    const row = await this.#db
+  /** The users' pantry versions (raised by triggers on every change to their rows; none before any). */
+  async versions(userIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.#db
       .selectFrom('pantry_versions')
-      .select(sql<string>`version::text`.as('version'))
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.version ?? '0';
+      .select(['user_id', sql<string>`version::text`.as('version')])
+      .where('user_id', '=', sql<string>`any(${[...userIds]}::uuid[])`)
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, r.version]));
   }
 
   #filtered(userId: string, filter: InventoryFilter) {

@@ -4,6 +4,7 @@ import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.
 import type { RecipeCatalog, Viewer } from '../recipes/contract.ts';
 import type { DeductionLine, DeductionResult, PantryAccess, PantryStockItem } from './contract.ts';
 import { addDays, utcDate } from './dates.ts';
+import { batchedReads } from '../../platform/db/batched-reads.ts';
 import { ListingCache } from './listing-cache.ts';
 import { planDeduction, type DeductionPlan } from './deduction.ts';
 import { measurableUnit, roundQuantity } from './measure.ts';
@@ -46,6 +47,8 @@ export class PantryService implements PantryAccess {
   readonly #recipes: RecipeCatalog;
   readonly #now: () => Date;
   readonly #listings = new ListingCache();
+  /** The pantry versions of the listings that arrive together, read in one query. */
+  readonly #version = batchedReads((userIds: readonly string[]) => this.#repo.versions(userIds));
 
   constructor(
     repo: PantryRepository,
@@ -83,7 +86,7 @@ export class PantryService implements PantryAccess {
     };
     const rowPage = { limit: page.limit, offset: page.offset ?? 0 };
     // The version is read first: a page read after it is at least as new as that version.
-    const version = await this.#repo.version(userId);
+    const version = (await this.#version(userId)) ?? '0';
     const key = JSON.stringify([userId, version, cutoff, rowFilter, rowPage]);
     let found = this.#listings.get(key);
     if (!found) {
