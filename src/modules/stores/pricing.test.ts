@@ -364,6 +364,29 @@ describe('stored promotion matches', () => {
     await api('DELETE', `/api/shopping-list/${added.body.id}`, { token: buyer.token });
   });
 
+  it('reads the promotions version once for the requests that arrive together, and anew after them', async () => {
+    let versionReads = 0;
+    class CountingRepository extends StoresRepository {
+      override promotionsVersion() {
+        versionReads += 1;
+        return super.promotionsVersion();
+      }
+    }
+    const pricing = new PricingService(
+      new CountingRepository(ctx.database.db as unknown as Kysely<StoresTables>),
+      ctx.services.shopping,
+      ctx.services.ingredients,
+      () => new Date().toISOString().slice(0, 10),
+    );
+    const together = await Promise.all([1, 2, 3].map(() => pricing.optimize(buyer.user.id)));
+    expect(versionReads).toBe(1);
+    expect(together[1]).toEqual(together[0]);
+    // Asked again, nothing changed: the version read anew each time, the optimisation computed once.
+    const again = await pricing.optimize(buyer.user.id);
+    expect(await pricing.optimize(buyer.user.id)).toBe(again);
+    expect(versionReads).toBe(3);
+  });
+
   it('editing a live promotion matches it again', async () => {
     const [row] = (
       await sql<{ id: string }>`select id from promotions where product = 'Salted Butter'`.execute(

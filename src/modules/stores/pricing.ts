@@ -1,3 +1,4 @@
+import { batchedReads } from '../../platform/db/batched-reads.ts';
 import type { IngredientCatalog, IngredientInfo } from '../ingredients/contract.ts';
 import { convertQuantity } from '../ingredients/units.ts';
 import type { ShoppingNeed } from '../shopping/service.ts';
@@ -118,6 +119,9 @@ function pricer(
     : (price) => round2(price * Math.ceil(units - 1e-9));
 }
 
+/** The one key of the promotions version (every store's promotions together). */
+const PROMOTIONS = 'all';
+
 /** Users whose last prices are kept (about 20 KB each for a 100-item list). */
 const PRICES_CACHE_USERS = 500;
 
@@ -132,7 +136,11 @@ export class PricingService {
    * miss, so a hit answers what computing again would (and every instance reads the versions from
    * the database).
    */
-  readonly #recent = new Map<string, { key: string; prices: ItemPrices[] }>();
+  readonly #recent = new Map<string, { key: string; prices: ItemPrices[]; optimised?: Optimisation }>();
+  /** The promotions version, read once for the requests that arrive together. */
+  readonly #promotionsVersion = batchedReads(
+    async () => new Map([[PROMOTIONS, await this.#repo.promotionsVersion()]]),
+  );
 
   constructor(
     repo: StoresRepository,
@@ -150,7 +158,7 @@ export class PricingService {
   async prices(userId: string): Promise<ItemPrices[]> {
     const [needs, version] = await Promise.all([
       this.#shopping.listUnchecked(userId),
-      this.#repo.promotionsVersion(),
+      this.#promotionsVersion(PROMOTIONS),
     ]);
     const ingredients = await this.#catalog.getMany(needs.map((n) => n.ingredientId));
     const key = JSON.stringify([
@@ -200,7 +208,11 @@ export class PricingService {
    * over the same basket (see optimise); savings = max(0, single − split), never negative.
    */
   async optimize(userId: string): Promise<Optimisation> {
-    return optimise(await this.prices(userId));
+    const prices = await this.prices(userId);
+    const recent = this.#recent.get(userId);
+    // Computed once per prices kept: asking again with nothing changed costs the reads only.
+    if (recent?.prices === prices) return (recent.optimised ??= optimise(prices));
+    return optimise(prices);
   }
 }
 
