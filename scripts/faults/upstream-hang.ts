@@ -106,11 +106,12 @@ const checks = await withDatabase(async (databaseUrl) => {
         Array.from({ length: BURST }, (_, n) => registerUser(service.url, `hang${index}-${n}`)),
       );
       // Warm the database pool to the burst's concurrency first, so that the descriptor baseline
-      // already holds its connections.
+      // already holds its connections: with a route that reads on a connection of its own per
+      // request (the callers of requests arriving together are read in one query).
       await Promise.all(
         users.map((u) =>
-          fetch(`${service.url}/api/me`, { headers: { authorization: `Bearer ${u.token}` } }).then((r) =>
-            r.arrayBuffer(),
+          fetch(`${service.url}/api/shopping-list`, { headers: { authorization: `Bearer ${u.token}` } }).then(
+            (r) => r.arrayBuffer(),
           ),
         ),
       );
