@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { QueryTemplate } from '../../platform/db/query-template.ts';
 import type { Difficulty, MealType, Viewer } from './contract.ts';
 import type { QueryTerm, SearchDocument } from './search-index.ts';
 import type { RecipeIngredientRow, RecipeRow, RecipesTables } from './tables.ts';
@@ -160,6 +161,25 @@ function isFavourite(eb: RecipeEb, viewer: Viewer | undefined) {
     .as('is_favourite');
 }
 
+/** The detail read of each kind of viewer, kept compiled: the route every recipe page calls. */
+const DETAIL = {
+  anonymous: new QueryTemplate(['id'], (db: Db, { id }) => detailQuery(db, id, undefined)),
+  member: new QueryTemplate(['id', 'viewerId'], (db: Db, { id, viewerId }) =>
+    detailQuery(db, id, { id: viewerId, isAdmin: false }),
+  ),
+  admin: new QueryTemplate(['id', 'viewerId'], (db: Db, { id, viewerId }) =>
+    detailQuery(db, id, { id: viewerId, isAdmin: true }),
+  ),
+};
+
+function detailQuery(db: Db, id: string, viewer: Viewer | undefined) {
+  return db
+    .selectFrom('recipes as r')
+    .select((eb) => [...RECIPE_COLUMNS, isFavourite(eb, viewer), LINE_TUPLES])
+    .where('r.id', '=', id)
+    .where((eb) => visibleTo(eb, viewer));
+}
+
 /**
  * Full-text query text for to_tsquery: the words of `q` joined with AND, the last one as a prefix
  * (so "chick" finds chicken while the user is still typing). Only letters and digits survive, so
@@ -206,12 +226,9 @@ export class RecipesRepository {
     id: string,
     viewer: Viewer | undefined,
   ): Promise<(DetailRow & { lines: RecipeIngredientRow[] }) | undefined> {
-    const row = await this.#db
-      .selectFrom('recipes as r')
-      .select((eb) => [...RECIPE_COLUMNS, isFavourite(eb, viewer), LINE_TUPLES])
-      .where('r.id', '=', id)
-      .where((eb) => visibleTo(eb, viewer))
-      .executeTakeFirst();
+    const [row] = !viewer
+      ? await DETAIL.anonymous.execute(this.#db, { id })
+      : await DETAIL[viewer.isAdmin ? 'admin' : 'member'].execute(this.#db, { id, viewerId: viewer.id });
     if (!row) return undefined;
     const { line_tuples: tuples, ...rest } = row;
     return { ...rest, lines: linesFromTuples(row.id, tuples) };
