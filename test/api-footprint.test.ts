@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceProcess, type ServiceProcess } from './support/processes.ts';
+import { spawnSync } from 'node:child_process';
+import { npmStartFlags, startServiceProcess, type ServiceProcess } from './support/processes.ts';
 
 /**
  * What an API instance carries and does at start: the flyer reader's OCR engine (tesseract.js and
@@ -50,5 +51,28 @@ describe('an API instance at start', () => {
     );
     // The service's own modules and its dependencies': hundreds, not a handful.
     expect(files.length).toBeGreaterThan(100);
+  });
+});
+
+describe('an API instance started as npm start starts it', () => {
+  const root = path.join(import.meta.dirname, '..');
+
+  it('has a limited heap, and refuses at start a search index budget that heap cannot hold', () => {
+    const limit = spawnSync(
+      process.execPath,
+      [...npmStartFlags(), '-p', 'require("node:v8").getHeapStatistics().heap_size_limit'],
+      { encoding: 'utf8' },
+    );
+    expect(Number(limit.stdout) / 1048576).toBeLessThan(1100);
+    const refused = spawnSync(process.execPath, [...npmStartFlags(), 'src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', SEARCH_INDEX_BUDGET_MB: '1024', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(refused.stderr).toMatch(
+      /SEARCH_INDEX_BUDGET_MB: 1024 MB of search index needs a heap limit of at least 1536 MB/,
+    );
+    expect(refused.status).toBe(1);
   });
 });

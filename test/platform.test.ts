@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ConfigError, loadDotEnv, parseConfig } from '../src/platform/config.ts';
+import { checkHeapHoldsSearchIndex, ConfigError, loadDotEnv, parseConfig } from '../src/platform/config.ts';
 import { addressKey } from '../src/platform/http/client-address.ts';
 import { pagination } from '../src/platform/http/ids.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
@@ -373,6 +373,14 @@ describe('configuration', () => {
     expect(() => parseConfig({ IMAGE_GEN_URL: 'ftp://x' })).toThrow(/IMAGE_GEN_URL/);
     expect(() => parseConfig({ SEARCH_INDEX_BUDGET_MB: '0' })).toThrow(/SEARCH_INDEX_BUDGET_MB/);
     expect(parseConfig({ SEARCH_INDEX_BUDGET_MB: '64' }).searchIndexBudgetBytes).toBe(64 * 1024 * 1024);
+    // The index's budget must fit in the process's heap limit (npm start's is 1,072 MB in all).
+    const startHeap = 1072 * 1024 * 1024;
+    expect(() => checkHeapHoldsSearchIndex(parseConfig({}), startHeap)).not.toThrow();
+    expect(() =>
+      checkHeapHoldsSearchIndex(parseConfig({ SEARCH_INDEX_BUDGET_MB: '1024' }), startHeap),
+    ).toThrow(
+      /SEARCH_INDEX_BUDGET_MB: 1024 MB of search index needs a heap limit of at least 1536 MB, and this process has 1072 MB/,
+    );
   });
 
   it('applies the contract defaults', () => {

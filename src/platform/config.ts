@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
@@ -200,6 +201,30 @@ export function loadDotEnv(file = '.env'): boolean {
   if (!existsSync(file)) return false;
   process.loadEnvFile(file);
   return true;
+}
+
+/**
+ * What the service's heap needs beside the search index: its own objects and the garbage of its
+ * requests between collections. `npm start` limits the heap (--max-old-space-size=1024), because
+ * V8 otherwise lets garbage grow to several times what is live on a large machine (docs/deployment.md).
+ */
+export const HEAP_BESIDE_SEARCH_INDEX_MB = 512;
+
+/**
+ * Stops a service process whose heap limit (`heapLimitBytes`, V8's) cannot hold the search index's
+ * budget beside the rest: it would fail when the index grew, not at start. Only the API process
+ * holds the index, so workers and commands do not ask.
+ */
+export function checkHeapHoldsSearchIndex(
+  config: Pick<Config, 'searchIndexBudgetBytes'>,
+  heapLimitBytes = getHeapStatistics().heap_size_limit,
+): void {
+  const budgetMb = Math.ceil(config.searchIndexBudgetBytes / 1048576);
+  const neededMb = budgetMb + HEAP_BESIDE_SEARCH_INDEX_MB;
+  if (heapLimitBytes >= neededMb * 1048576) return;
+  throw new ConfigError(
+    `Invalid configuration:\n  SEARCH_INDEX_BUDGET_MB: ${budgetMb} MB of search index needs a heap limit of at least ${neededMb} MB, and this process has ${Math.floor(heapLimitBytes / 1048576)} MB: start it with node --max-old-space-size=${neededMb} (npm start sets 1024), or lower the budget`,
+  );
 }
 
 /** The service's settings: from `source`, or from the environment and a `.env` file when none is given. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from '../app.ts';
-import { ConfigError, parseConfig } from '../platform/config.ts';
+import { checkHeapHoldsSearchIndex, ConfigError, parseConfig } from '../platform/config.ts';
 import { openDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { resolveJwtSecret } from '../platform/security/secrets.ts';
@@ -8,6 +8,7 @@ import { seedReferenceData, startBackgroundWork } from '../modules/index.ts';
 
 async function main(): Promise<void> {
   const config = parseConfig();
+  checkHeapHoldsSearchIndex(config);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: path.join(config.dataDir, 'pgdata'),
