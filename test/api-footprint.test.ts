@@ -37,11 +37,12 @@ describe('an API instance at start', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers without having loaded the native canvas the OCR engine needs', async () => {
+  it('answers without having loaded the native canvas and ONNX Runtime the OCR engine needs', async () => {
     expect((await fetch(`${service.url}/api/recipes`)).status).toBe(200);
     const mapped = readFileSync(`/proc/${service.child.pid}/maps`, 'utf8');
     expect(mapped).toContain('node'); // the maps are readable
     expect(mapped).not.toMatch(/skia\.[\w-]+\.node/);
+    expect(mapped).not.toMatch(/onnxruntime/);
   });
 
   it("keeps the modules it compiled for the next start (Node's compile cache)", async () => {

@@ -9,6 +9,12 @@ import {
   type ExpectedOffer,
 } from '../../../test/support/flyers.ts';
 import { startFakeLlm } from '../../../test/support/llm-fakes.ts';
+import {
+  cardsPdf,
+  imagePagesPdf,
+  photoFlyerFaceAvailable,
+  photoStoryPage,
+} from '../../../test/support/photo-flyers.ts';
 import { createLlmProvider } from '../../providers/llm/index.ts';
 import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
 import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
@@ -526,6 +532,17 @@ describe('layout parser', () => {
     expect(offers[0]!.box).toEqual({ x: 82, y: 177, width: 119, height: 157 });
   });
 
+  it("does not stack a headline over the tiles onto a tile's name (ten times its size, just above it)", () => {
+    const offers = parseLayout([
+      { ...run('SÃO', 365, 326, 260, 235), confidence: 0.94 },
+      { ...run('JOÃO', 291, 542, 400, 196), confidence: 0.9 },
+      { ...run('Ponkan', 220, 805, 70, 16), confidence: 0.9 },
+      { ...run('Kg', 298, 806, 25, 21), confidence: 0.95 },
+      { ...run('2.99', 192, 1064, 159, 68), confidence: 0.9 },
+    ]);
+    expect(offers.map((o) => [o.brand, o.product, o.discountedPrice])).toEqual([['', 'Ponkan', 2.99]]);
+  });
+
   it('reads right-to-left rows (Persian): the name from the right end, Persian digits, old and new price', () => {
     const offers = parseLayout([
       run('برنج طارم', 420, 100, 90, 14),
@@ -700,6 +717,59 @@ describe('flyer reader', () => {
     // OCR output is less certain than a text layer.
     expect(coffee!.confidence).toBeLessThan(0.9);
   });
+
+  it.runIf(photoFlyerFaceAvailable)(
+    'reads a phone-story photo page: small names on labels, white prices on plaques, photos between',
+    async () => {
+      const story = photoStoryPage(
+        [
+          { name: 'Tomate Kg', price: 'R$ 4,99' },
+          { name: 'Cebola Kg', price: 'R$ 3,59' },
+          { name: 'Banana Prata', price: 'R$ 5,49' },
+          { name: 'Laranja Pera', price: 'R$ 2,99' },
+        ],
+        'Válido até 20 de Junho de 2031',
+      );
+      const offers = await extractAll(await imagePagesPdf([story]));
+      expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+        ['Tomate', 4.99],
+        ['Cebola', 3.59],
+        ['Banana Prata', 5.49],
+        ['Laranja Pera', 2.99],
+      ]);
+      expect(offers.every((o) => o.validUntil === '2031-06-20' && o.unit !== undefined)).toBe(true);
+    },
+    120_000,
+  );
+
+  it.runIf(photoFlyerFaceAvailable)(
+    'reads a text page whose offers are card pictures (its text layer: a heading and the validity)',
+    async () => {
+      const bytes = await cardsPdf(
+        [
+          { name: 'MANGA TOMY', price: '4,99' },
+          { name: 'UVA ITALIA', price: '9,99' },
+          { name: 'ABACAXI', price: '6,49' },
+        ],
+        'SUPER SACOLAO',
+        'OFERTAS VALIDAS PARA 07 E 08/01/31',
+      );
+      const offers = await extractAll(bytes);
+      expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+        ['MANGA TOMY', 4.99],
+        ['UVA ITALIA', 9.99],
+        ['ABACAXI', 6.49],
+      ]);
+      expect(offers.every((o) => o.validUntil === '2031-01-08')).toBe(true);
+      // Where each was read on the page: inside its card (cards are 360 × 450 pt, two by two).
+      const [, uva, abacaxi] = offers;
+      expect(uva!.box!.x).toBeGreaterThanOrEqual(420);
+      expect(uva!.box!.y + uva!.box!.height).toBeLessThan(1440 - 710 + 10);
+      expect(abacaxi!.box!.x + abacaxi!.box!.width).toBeLessThan(400);
+      expect(abacaxi!.box!.y).toBeGreaterThan(1440 - 710);
+    },
+    120_000,
+  );
 
   it('reads a page whose text is only vector outlines by drawing it and running OCR', async () => {
     const bytes = await vectorOnlyFlyer(['WEEKLY SPECIALS', 'COFFEE      $7.99', 'TOMATO SOUP     $1.49']);

@@ -6,6 +6,8 @@ export interface OcrWord {
   width: number;
   height: number;
   confidence: number;
+  /** Read by a model that reads display prices as printed (not read again digit by digit). */
+  settled?: boolean;
 }
 
 /** An area of an image, in its pixels. */

@@ -4,8 +4,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
 import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import { stackLines, wordsOnPage } from './line-stack.ts';
+import {
+  mayHoldPrices,
+  missedLines,
+  onLines,
+  readingOrder,
+  priceLine,
+  rowStrips,
+  withLinesReread,
+  withPriceLines,
+} from './missed-lines.ts';
+import { PaddleLineRecognizer } from './line-recognizer.ts';
+import { loadImage } from '@napi-rs/canvas';
 import { findTallGlyphRuns } from './glyph-runs.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
+import { TextLineDetector } from './text-detector.ts';
+import { isolateText } from './text-isolation.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -30,6 +45,8 @@ function combinedDataPath(codes: readonly string[]): string {
  */
 const OTHER_SCRIPT_SHARE = 0.25;
 const CONFIDENT = 0.7;
+/** The price recogniser's mean character probability from which its reading of a line is kept. */
+const PRICE_SURE = 0.8;
 const ARABIC_SCRIPT = ['fas', 'ara'] as const;
 
 /**
@@ -45,13 +62,53 @@ export class TesseractEngine implements OcrEngine {
   #digits: Promise<Worker> | undefined;
   /** Latin-script languages other than English, each loaded when a page is first in it. */
   #languages: Partial<Record<PageLanguage, Promise<Worker>>> = {};
+  readonly #lines = new TextLineDetector();
+  readonly #prices = new PaddleLineRecognizer();
 
+  /**
+   * The page as tesseract reads it, then the text lines a detector finds that it missed (type on
+   * photos, plaques, badges) read again: drawn as plain print one row strip under the other, and
+   * display prices among them by the price recogniser. Tesseract's unsure words where the
+   * detector sees no text (photo texture) are left out.
+   */
   async recognize(image: Buffer): Promise<OcrWord[]> {
-    const english = await readWords(await this.#latinWorker(), image);
-    const latin = await this.#inPageLanguage(image, english);
+    const lines = await this.#lines.detect(image);
+    const words = onLines(await this.#read(image, []), lines);
+    const strips = rowStrips(missedLines(lines, words));
+    if (strips.length === 0) return words;
+    const stack = await stackLines(await isolateText(image, lines), strips);
+    const reread = wordsOnPage(await this.#read(stack.png, words), stack.placements);
+    const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
+    return readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));
+  }
+
+  /**
+   * `context`: words already read on the same page. When there are some, this reading is made in
+   * their script and language directly (no English pass to find the language again, no Arabic
+   * pass when the page was read in Latin script).
+   */
+  async #read(image: Buffer, context: readonly OcrWord[]): Promise<OcrWord[]> {
+    if (context.length > 0) {
+      if (arabicScriptShare(context) > 0.5) return readWords(await this.#arabicWorker(), image);
+      const known = pageLanguage(context);
+      if (known) return readWords(await this.#languageWorker(known), image);
+      return this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image), context);
+    }
+    const latin = await this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image));
     if (confidentLetterShare(latin) >= OTHER_SCRIPT_SHARE) return latin;
     const arabic = await readWords(await this.#arabicWorker(), image);
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
+  }
+
+  async #priceLines(image: Buffer, strips: readonly ImageRegion[]) {
+    const picture = await loadImage(image);
+    const prices = [];
+    for (const strip of strips) {
+      const reading = await this.#prices.read(picture, strip);
+      const text = reading.confidence >= PRICE_SURE ? priceLine(reading.text) : undefined;
+      if (text) prices.push({ strip, text, confidence: reading.confidence });
+    }
+    return prices;
   }
 
   async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
@@ -69,6 +126,8 @@ export class TesseractEngine implements OcrEngine {
     this.#latin = undefined;
     this.#arabic = undefined;
     this.#digits = undefined;
+    await this.#lines.close();
+    await this.#prices.close();
     for (const worker of workers) if (worker) await (await worker).terminate();
     if (this.#arabicData) rmSync(this.#arabicData, { recursive: true, force: true });
     this.#arabicData = undefined;
@@ -79,16 +138,24 @@ export class TesseractEngine implements OcrEngine {
    * whose words are mostly Portuguese, Spanish, French or German is read again with that model,
    * and the reading with more confident letters is kept.
    */
-  async #inPageLanguage(image: Buffer, english: OcrWord[]): Promise<OcrWord[]> {
-    const language = pageLanguage(english);
+  async #inPageLanguage(
+    image: Buffer,
+    english: OcrWord[],
+    context: readonly OcrWord[] = [],
+  ): Promise<OcrWord[]> {
+    const language = pageLanguage([...context, ...english]);
     if (!language) return english;
-    const worker = (this.#languages[language] ??= createWorker(language, 1, {
+    const native = await readWords(await this.#languageWorker(language), image);
+    return confidentLetters(native) >= confidentLetters(english) ? native : english;
+  }
+
+  #languageWorker(language: PageLanguage): Promise<Worker> {
+    this.#languages[language] ??= createWorker(language, 1, {
       langPath: dataPath(language),
       gzip: true,
       cacheMethod: 'none',
-    }));
-    const native = await readWords(await worker, image);
-    return confidentLetters(native) >= confidentLetters(english) ? native : english;
+    });
+    return this.#languages[language];
   }
 
   #latinWorker(): Promise<Worker> {
@@ -149,6 +216,13 @@ const letters = (word: OcrWord) => (word.text.match(/\p{L}/gu) ?? []).length;
 
 function confidentLetters(words: readonly OcrWord[]): number {
   return words.filter((w) => w.confidence >= CONFIDENT).reduce((sum, w) => sum + letters(w), 0);
+}
+
+/** The share of the words' letters that are Arabic script (Persian, Arabic). */
+function arabicScriptShare(words: readonly OcrWord[]): number {
+  const all = words.reduce((sum, w) => sum + letters(w), 0);
+  const arabic = words.reduce((sum, w) => sum + (w.text.match(/\p{Script=Arabic}/gu) ?? []).length, 0);
+  return all === 0 ? 0 : arabic / all;
 }
 
 function confidentLetterShare(words: readonly OcrWord[]): number {

@@ -45,7 +45,8 @@ const MIN_TEXT_LETTERS = 12;
  * Turns flyer PDFs into offers. Each page goes through the optional structured reader first (the
  * LLM, when configured) and falls back to the layout parser when that fails or finds nothing. An
  * image-only page goes to the vision model when one is configured, else (or when it fails or finds
- * nothing) through OCR into the same path as a text page.
+ * nothing) through OCR into the same path as a text page. A text page whose text yields no offer
+ * but which shows pictures is read from its pictures the same way.
  * The validity printed once in a header applies to every page; without one, a week from upload.
  */
 export class FlyerReader implements FlyerSource {
@@ -87,7 +88,10 @@ export class FlyerReader implements FlyerSource {
       const text = items.map((i) => i.text).join(' ');
       printedValidity ??= findValidUntil(text, uploadedAt);
       const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
-      const offers = await this.#offersOf(page, document, items, text);
+      let offers = await this.#offersOf(page, document, items, text);
+      if (offers.length === 0 && !imagePage && (await hasPictures(page, document))) {
+        offers = await this.#offersInPictures(page, document);
+      }
       // A date printed for one offer wins over the flyer's.
       return offers.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
     };
@@ -106,6 +110,18 @@ export class FlyerReader implements FlyerSource {
     return parseLayout(items);
   }
 
+  /**
+   * A text page whose text holds no offer but which shows pictures has its offers in them (cards
+   * made in Canva: the text layer holds only headings): the vision model sees the pictures, or the
+   * page is drawn and read by OCR, text layer and pictures together, in place.
+   */
+  async #offersInPictures(page: PdfPage, document: PdfDocument): Promise<ParsedOffer[]> {
+    const seen = await this.#visionOffers(page, document);
+    if (seen.length > 0) return seen;
+    const items = splitGluedCents(await this.#ocrItems(page, document, 'drawn'));
+    return this.#offersOf(page, document, items, items.map((i) => i.text).join(' '));
+  }
+
   async #visionOffers(page: PdfPage, document: PdfDocument): Promise<ParsedOffer[]> {
     if (!this.#vision) return [];
     const images = await pictures(page, document);
@@ -120,10 +136,17 @@ export class FlyerReader implements FlyerSource {
     }
   }
 
-  /** OCR of the page's embedded raster images, mapped into page coordinates. */
-  async #ocrItems(page: PdfPage, document: PdfDocument): Promise<LayoutItem[]> {
+  /**
+   * OCR of the page's embedded raster images (`drawn`: of the whole page drawn to pixels), mapped
+   * into page coordinates.
+   */
+  async #ocrItems(
+    page: PdfPage,
+    document: PdfDocument,
+    source: 'pictures' | 'drawn' = 'pictures',
+  ): Promise<LayoutItem[]> {
     if (!this.#ocr) return [];
-    const images = await pictures(page, document);
+    const images = source === 'drawn' ? await drawnPage(page, document) : await pictures(page, document);
     const items: LayoutItem[] = [];
     for (const image of images) {
       const words = await rereadBigPrices(this.#ocr, image.png, await this.#ocr.recognize(image.png));
@@ -166,6 +189,23 @@ async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePictu
   } catch {
     return []; // a page pdf.js cannot draw yields no offers rather than failing the flyer
   }
+}
+
+/** Pictures placed on a text page are drawn at this scale: cards' type is small. */
+const CARD_RENDER_SCALE = 2;
+
+/** The whole page drawn to pixels: pictures and text in place (a card's position is not known otherwise). */
+async function drawnPage(page: PdfPage, document: PdfDocument): Promise<PagePicture[]> {
+  try {
+    const drawn = await document.render(page.number, CARD_RENDER_SCALE);
+    return [{ png: drawn.png, width: drawn.width }];
+  } catch {
+    return []; // as for image pages: a page pdf.js cannot draw yields no offers
+  }
+}
+
+async function hasPictures(page: PdfPage, document: PdfDocument): Promise<boolean> {
+  return (await document.images(page.number)).some((i) => i.width >= 64 && i.height >= 32);
 }
 
 function isImagePage(page: PdfPage): boolean {

@@ -353,6 +353,9 @@ function nameAboveWithin(
  * line is the brand only when it is printed smaller than the rest (a name broken over two lines of
  * one size, "CHICKEN / BREAST", is one name).
  */
+/** A line of a stacked name is at most this many times taller than the line under it. */
+const MAX_NAME_LINE_RATIO = 2.5;
+
 function stackedName(
   nearest: Cell,
   lineIndex: number,
@@ -369,6 +372,8 @@ function stackedName(
         !c.unitOnly &&
         looksLikeName(c.name) &&
         top.y - c.bottom < Math.max(top.height, c.height) * 1.2 &&
+        // A headline over the tiles ("SÃO JOÃO" at ten times the names' size) is not their name.
+        c.height < top.height * MAX_NAME_LINE_RATIO &&
         overlapsHorizontally(c, top, top.height),
     );
     if (!above) break;

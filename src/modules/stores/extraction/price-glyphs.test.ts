@@ -46,6 +46,14 @@ describe('big prices read again', () => {
     ]);
   });
 
+  it('never picks a price the price recogniser settled (read as printed, from its line)', () => {
+    const settled = [...page, { ...word('16.99', 560, 548, 230, 91), confidence: 0.98, settled: true }];
+    expect(bigPriceCandidates(settled).map((i) => settled[i]!.text)).not.toContain('16.99');
+    expect(
+      bigPriceCandidates(settled.map((w) => ({ ...w, settled: undefined }))).map((i) => settled[i]!.text),
+    ).toContain('16.99');
+  });
+
   it('replaces them by what the digit reader finds, swallowing the raised part read apart', async () => {
     const asked: number[] = [];
     const engine: OcrEngine = {

@@ -102,7 +102,7 @@ export function bigPriceCandidates(words: readonly OcrWord[]): number[] {
   const tall = tallHeight(words);
   if (tall === undefined) return [];
   return words.flatMap((word, i) => {
-    if (word.height < tall) return [];
+    if (word.height < tall || word.settled) return [];
     // A raised "R$" or "$" glued to the digits is often read as letters ("RSG", "R$Q9S").
     const text = word.text.trim().replace(/^(?:R\$|RS|R5|R)/u, '');
     // A heading, not a price, unless OCR itself doubts the reading ("Ripe", "Regge" for "R$ 25⁵⁰").

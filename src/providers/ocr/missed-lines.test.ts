@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  mayHoldPrices,
+  missedLines,
+  onLines,
+  priceLine,
+  readingOrder,
+  rowStrips,
+  withLinesReread,
+  withPriceLines,
+} from './missed-lines.ts';
+import type { OcrWord } from './ocr.ts';
+
+const word = (
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  confidence = 0.95,
+): OcrWord => ({
+  text,
+  x,
+  y,
+  width,
+  height,
+  confidence,
+});
+
+describe('lines the page reading missed', () => {
+  const name = { x: 100, y: 100, width: 200, height: 30 };
+  const plaque = { x: 100, y: 400, width: 200, height: 80 };
+
+  it('are the detected lines without sure words over half their width', () => {
+    const words = [
+      word('Ponkan', 100, 100, 90, 30),
+      word('Kg', 200, 100, 60, 30),
+      word('=29%', 100, 400, 150, 80, 0.3),
+    ];
+    expect(missedLines([name, plaque], words)).toEqual([plaque]);
+  });
+
+  it('drop the unsure words read where no line was detected (photo texture), never sure ones', () => {
+    const words = [
+      word('AW)', 500, 700, 60, 40, 0.2),
+      word('Kg', 200, 100, 60, 30, 0.9),
+      word('Big', 520, 900, 60, 40, 0.9),
+    ];
+    expect(onLines(words, [name]).map((w) => w.text)).toEqual(['Kg', 'Big']);
+  });
+
+  it('are read as row strips: a whole part, its raised cents and its unit detected apart go together', () => {
+    const strips = rowStrips([
+      { x: 40, y: 500, width: 60, height: 90 }, // "8,"
+      { x: 110, y: 500, width: 40, height: 40 }, // raised "99"
+      { x: 160, y: 540, width: 80, height: 40 }, // "€ le kg"
+      { x: 600, y: 500, width: 60, height: 90 }, // the next tile's price, far to the right
+      { x: 40, y: 300, width: 200, height: 30 }, // the name above
+    ]);
+    expect(strips.sort((a, b) => a.y - b.y || a.x - b.x)).toEqual([
+      { x: 40, y: 300, width: 200, height: 30 },
+      { x: 40, y: 500, width: 200, height: 90 },
+      { x: 600, y: 500, width: 60, height: 90 },
+    ]);
+  });
+
+  it('take the new reading in a strip: unsure page words go, sure ones stay and win over new ones on them', () => {
+    const strip = { x: 300, y: 220, width: 200, height: 40 };
+    const page = [
+      word('R$=799', 300, 228, 60, 20, 0.74),
+      word('Junho', 420, 225, 70, 30, 0.96),
+      word('Tomate', 300, 100, 90, 20, 0.5),
+    ];
+    const reread = [
+      word('7.99', 333, 225, 60, 33, 0.9),
+      word('Junho', 421, 224, 70, 31, 0.8),
+      word('5', 310, 225, 10, 15, 0.9),
+    ];
+    const merged = withLinesReread(page, [strip], reread).map((w) => w.text);
+    // Both readings of one price side by side were read as 7997.99; a lone "5" was a "$".
+    expect(merged.sort()).toEqual(['7.99', 'Junho', 'Tomate']);
+  });
+
+  it('keep the page words of a strip where the new reading found nothing', () => {
+    const strip = { x: 300, y: 220, width: 200, height: 40 };
+    const page = [word('R$=799', 300, 228, 60, 20, 0.4)];
+    expect(withLinesReread(page, [strip], [])).toEqual(page);
+  });
+
+  it('go to the price recogniser when read with a digit or printed at display size', () => {
+    const strips = [
+      { x: 0, y: 0, width: 100, height: 20 },
+      { x: 0, y: 50, width: 100, height: 22 },
+      { x: 0, y: 100, width: 100, height: 60 },
+      { x: 0, y: 200, width: 100, height: 21 },
+    ];
+    const reread = [word('1kg', 10, 200, 30, 20)];
+    expect(mayHoldPrices(strips, reread)).toEqual([strips[2], strips[3]]);
+  });
+});
+
+describe('price lines', () => {
+  it.each([
+    ['R$2.99', '2.99'],
+    ['RS4,99', '4,99'],
+    ['R3.59', '3.59'],
+    ['$3.99', '3.99'],
+    ['16.99', '16.99'],
+    ['9,99unid', '9,99 unid'],
+    ['4,99 kg', '4,99 kg'],
+  ])('%s reads as the price %s', (text, price) => {
+    expect(priceLine(text)).toBe(price);
+  });
+
+  it.each(['299', ',99', 'Banana', 'Leve 3 por 10,00', '17/06/2024', '1.000 x 1.000', '0800 123 4567'])(
+    '%s is not a price line (left to the page reading)',
+    (text) => {
+      expect(priceLine(text)).toBeUndefined();
+    },
+  );
+
+  it('replace the words of their strip with one settled word', () => {
+    const strip = { x: 100, y: 400, width: 200, height: 80 };
+    const words = withPriceLines(
+      [word('nsd1,99', 120, 410, 150, 60, 0.4), word('Cenoura', 100, 300, 90, 20)],
+      [{ strip, text: '4,99', confidence: 0.94 }],
+    );
+    expect(words.map((w) => [w.text, w.settled ?? false])).toEqual([
+      ['Cenoura', false],
+      ['4,99', true],
+    ]);
+    expect(words[1]).toMatchObject(strip);
+  });
+});
+
+describe('reading order', () => {
+  it('is by line, left to right, however the readings were merged', () => {
+    const words = [
+      word('2024.', 731, 1667, 95, 29),
+      word('Válido', 464, 1634, 125, 40),
+      word('17', 464, 1668, 35, 27),
+      word('para', 703, 1629, 70, 45),
+      word('apenas', 581, 1629, 111, 45),
+    ];
+    expect(readingOrder(words).map((w) => w.text)).toEqual(['Válido', 'apenas', 'para', '17', '2024.']);
+  });
+
+  it('is right to left on a line in Arabic script', () => {
+    const words = [
+      word('گرم', 100, 10, 40, 20),
+      word('زعفران', 300, 10, 60, 20),
+      word('یک', 200, 12, 30, 20),
+    ];
+    expect(readingOrder(words).map((w) => w.text)).toEqual(['زعفران', 'یک', 'گرم']);
+  });
+});

