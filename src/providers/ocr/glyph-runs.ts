@@ -1,19 +1,12 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { isInk } from './ink.ts';
 import type { ImageRegion } from './ocr.ts';
+import { components, type Component } from './components.ts';
 
 /** Components are found on the image scaled to at most this width (speed; prices stay large)… */
 const WORK_WIDTH = 700;
 /** …and at most this many pixels, whatever its shape (a very tall image must not cost gigabytes). */
 const WORK_PIXELS = 4_000_000;
-
-interface Component {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-  pixels: number;
-}
 
 /**
  * Runs of tall glyphs side by side on one baseline, in image pixels: where big prices are, found
@@ -72,40 +65,6 @@ function runs(glyphs: Component[]): Component[] {
       run.bottom = Math.max(run.bottom, glyph.bottom);
       run.pixels += glyph.pixels;
     } else out.push({ ...glyph });
-  }
-  return out;
-}
-
-/** 4-connected components of the ink mask (iterative flood fill). */
-function components(ink: Uint8Array, width: number, height: number): Component[] {
-  const seen = new Uint8Array(ink.length);
-  const stack: number[] = [];
-  const out: Component[] = [];
-  for (let start = 0; start < ink.length; start += 1) {
-    if (!ink[start] || seen[start]) continue;
-    const c: Component = { left: width, top: height, right: 0, bottom: 0, pixels: 0 };
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % width;
-      const y = (i - x) / width;
-      c.pixels += 1;
-      if (x < c.left) c.left = x;
-      if (x > c.right) c.right = x;
-      if (y < c.top) c.top = y;
-      if (y > c.bottom) c.bottom = y;
-      const visit = (j: number) => {
-        if (!ink[j] || seen[j]) return;
-        seen[j] = 1;
-        stack.push(j);
-      };
-      if (x > 0) visit(i - 1);
-      if (x < width - 1) visit(i + 1);
-      if (y > 0) visit(i - width);
-      if (y < height - 1) visit(i + width);
-    }
-    out.push(c);
   }
   return out;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { ImageRegion } from './ocr.ts';
+import { components } from './components.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -86,47 +87,14 @@ function normalised(rgba: Uint8ClampedArray, width: number, height: number): Flo
 
 /** Connected patches of likely text, as boxes grown back to the line's size (detector pixels). */
 export function textPatches(probability: Float32Array, width: number, height: number): ImageRegion[] {
-  const seen = new Uint8Array(width * height);
-  const boxes: ImageRegion[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < seen.length; start += 1) {
-    if (seen[start] || probability[start]! <= PIXEL_THRESHOLD) continue;
-    let left = width;
-    let top = height;
-    let right = 0;
-    let bottom = 0;
-    let pixels = 0;
-    let sum = 0;
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % width;
-      const y = (i - x) / width;
-      pixels += 1;
-      sum += probability[i]!;
-      left = Math.min(left, x);
-      right = Math.max(right, x);
-      top = Math.min(top, y);
-      bottom = Math.max(bottom, y);
-      if (x > 0) visit(i - 1);
-      if (x < width - 1) visit(i + 1);
-      if (y > 0) visit(i - width);
-      if (y < height - 1) visit(i + width);
-    }
-    const w = right - left + 1;
-    const h = bottom - top + 1;
-    if (Math.min(w, h) < 3 || sum / pixels < BOX_THRESHOLD) continue;
+  const likely = probability.map((p) => (p > PIXEL_THRESHOLD ? 1 : 0));
+  return components(Uint8Array.from(likely), width, height, probability).flatMap((c) => {
+    const w = c.right - c.left + 1;
+    const h = c.bottom - c.top + 1;
+    if (Math.min(w, h) < 3 || c.weight / c.pixels < BOX_THRESHOLD) return [];
     const grow = (w * h * UNCLIP_RATIO) / (2 * (w + h));
-    boxes.push({ x: left - grow, y: top - grow, width: w + 2 * grow, height: h + 2 * grow });
-  }
-  return boxes;
-
-  function visit(i: number): void {
-    if (seen[i] || probability[i]! <= PIXEL_THRESHOLD) return;
-    seen[i] = 1;
-    stack.push(i);
-  }
+    return [{ x: c.left - grow, y: c.top - grow, width: w + 2 * grow, height: h + 2 * grow }];
+  });
 }
 
 function clampTo(picture: { width: number; height: number }, box: ImageRegion): ImageRegion {
