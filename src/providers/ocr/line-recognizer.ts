@@ -73,6 +73,7 @@ export class PaddleLineRecognizer {
     this.#session ??= InferenceSession.create(paddleModelPath('ch_PP-OCRv4_rec_infer.onnx'), {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
+      enableCpuMemArena: false,
     });
     return this.#session;
   }

@@ -70,6 +70,9 @@ export class TextLineDetector {
     this.#session ??= InferenceSession.create(detectorModelPath(), {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
+      // Without the arena the activations (~400 MB at 1,280 px) go back after each page: peak RSS
+      // of a worker reading Edeka 1.41 -> 1.18 GB, for ~0.15 s more a page.
+      enableCpuMemArena: false,
     });
     return this.#session;
   }
