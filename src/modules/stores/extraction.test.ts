@@ -140,6 +140,10 @@ describe('price and unit recognition', () => {
     ['Lait 1 l', '1 l'],
     ['Presunto cozido Sadia cada 100g', 'per 100g'],
     ['R$ 2,75 cada', 'each'],
+    ['Abacaxi Pérola Unidade', 'each'],
+    ['Piña golden unidad', 'each'],
+    ['Ananas Stück', 'each'],
+    ['Unidades limitadas', undefined],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });
@@ -318,6 +322,9 @@ describe('layout parser', () => {
     ['Coca-Cola 2L', 1],
     ['Huile d’olive vierge', 1],
     ['نان بربری', 1],
+    ['COXA C/SOBRECOXA CONG', 1],
+    ['Ovos Bdj. Grado', 1],
+    ['Ovos Bdj Grado', 9 / 12],
   ])('name likelihood of "%s" is %d', (name, likelihood) => {
     expect(nameLikelihood(name)).toBeCloseTo(likelihood, 2);
   });
@@ -757,7 +764,7 @@ describe('flyer reader', () => {
       const offers = await extractAll(bytes);
       expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
         ['MANGA TOMY', 4.99],
-        ['UVA ITALIA', 9.99],
+        ['UVA ITÁLIA', 9.99], // capitals printed without the accent, given it back by the dictionary
         ['ABACAXI', 6.49],
       ]);
       expect(offers.every((o) => o.validUntil === '2031-01-08')).toBe(true);

@@ -21,6 +21,7 @@ import { findTallGlyphRuns } from './glyph-runs.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
+import { SpellingCorrector, type SpellingLanguage } from './spelling.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -48,6 +49,15 @@ const CONFIDENT = 0.7;
 /** The price recogniser's mean character probability from which its reading of a line is kept. */
 const PRICE_SURE = 0.8;
 const ARABIC_SCRIPT = ['fas', 'ara'] as const;
+const SPELLING: Record<PageLanguage | 'eng', SpellingLanguage | undefined> = {
+  eng: 'en',
+  por: 'pt',
+  spa: 'es',
+  fra: 'fr',
+  deu: undefined,
+};
+/** One per process: dictionaries are read once (~50 MB for Portuguese) and never change. */
+const spelling = new SpellingCorrector();
 
 /**
  * tesseract.js (WASM), workers created lazily and reused across pages: English for pages; Persian
@@ -75,11 +85,18 @@ export class TesseractEngine implements OcrEngine {
     const lines = await this.#lines.detect(image);
     const words = onLines(await this.#read(image, []), lines);
     const strips = rowStrips(missedLines(lines, words));
-    if (strips.length === 0) return words;
+    if (strips.length === 0) return this.#spelt(words);
     const stack = await stackLines(await isolateText(image, lines), strips);
     const reread = wordsOnPage(await this.#read(stack.png, words), stack.placements);
     const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
-    return readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));
+    return this.#spelt(readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices))));
+  }
+
+  /** The page's words checked against its language's dictionary (none for German: see spelling.ts). */
+  async #spelt(words: OcrWord[]): Promise<OcrWord[]> {
+    if (arabicScriptShare(words) > 0.5) return words;
+    const language = SPELLING[pageLanguage(words) ?? 'eng'];
+    return language ? spelling.correct(words, language) : words;
   }
 
   /**

@@ -459,12 +459,14 @@ const OTHER_SCRIPT_WORD = /^[\p{L}\p{M}\u200c]+$/u;
 export function nameLikelihood(name: string): number {
   let good = 0;
   let all = 0;
-  for (const word of name.split(/\s+/).filter(Boolean)) {
+  // "c/ casca", "C/SOBRECOXA", "latte/stracciatella": a slash joins words.
+  for (const word of name.split(/[\s/]+/).filter(Boolean)) {
     const letters = (word.match(/\p{L}/gu) ?? []).length;
     if (letters === 0) continue;
     all += letters;
-    const latin =
-      LATIN_WORD.test(word) && (VOWEL.test(word) || (letters <= 3 && word === word.toUpperCase()));
+    // Short capitals ("UHT") and abbreviations with their dot ("Bdj.", "Pct.") have no vowel.
+    const abbreviation = letters <= 3 && (word === word.toUpperCase() || /^\p{L}+\.$/u.test(word));
+    const latin = LATIN_WORD.test(word) && (VOWEL.test(word) || abbreviation);
     const measured = /^\d+(?:[.,]\d+)?\p{L}{1,3}$/u.test(word);
     if (latin || measured || (!/\p{Script=Latin}/u.test(word) && OTHER_SCRIPT_WORD.test(word)))
       good += letters;

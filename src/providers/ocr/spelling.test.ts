@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { fold, HunspellDictionary } from './hunspell.ts';
+import type { OcrWord } from './ocr.ts';
+import { SpellingCorrector } from './spelling.ts';
+
+const word = (text: string, confidence = 0.5, extra: Partial<OcrWord> = {}): OcrWord => ({
+  text,
+  x: 100,
+  y: 20,
+  width: 90,
+  height: 12,
+  confidence,
+  ...extra,
+});
+
+describe('a Hunspell dictionary', () => {
+  // Flags as hunspell writes them: single characters, and conditions on the stem's end.
+  const aff = [
+    'SET UTF-8',
+    'NEEDAFFIX !',
+    'SFX D Y 3',
+    'SFX D o a [^ã]o',
+    'SFX D 0 s [oeu]',
+    'SFX D ão ões ão',
+    'PFX R Y 1',
+    'PFX R 0 re .',
+  ].join('\n');
+  const dic = ['5', 'branco/D', 'limão/D', 'pérola', 'fazer/R', 'vend/!'].join('\n');
+  const dictionary = new HunspellDictionary(aff, dic);
+  const words = (folded: string) => dictionary.wordsFolding(folded).map((w) => w.word);
+
+  it('finds stems and their one-affix forms by their folded spelling', () => {
+    expect(words('branca')).toEqual(['branca']);
+    expect(words('brancos')).toEqual(['brancos']);
+    expect(words('limoes')).toEqual(['limões']);
+    expect(words('perola')).toEqual(['pérola']);
+    expect(words('refazer')).toEqual(['refazer']);
+  });
+
+  it('applies a rule only where its condition holds and never alone-forbidden stems', () => {
+    expect(words('limaa')).toEqual([]); // "o → a" needs a stem ending in a vowel other than ã + o
+    expect(words('vend')).toEqual([]);
+    expect(words('brancoss')).toEqual([]);
+  });
+
+  it('tells stems from inflected forms', () => {
+    expect(dictionary.wordsFolding('branco')).toEqual([{ word: 'branco', stem: true }]);
+    expect(dictionary.wordsFolding('branca')).toEqual([{ word: 'branca', stem: false }]);
+  });
+
+  it('reads two-character and numeric flags', () => {
+    const long = new HunspellDictionary('FLAG long\nSFX Aa Y 1\nSFX Aa 0 s .', '1\nprix/Aa');
+    expect(long.wordsFolding('prixs').map((w) => w.word)).toEqual(['prixs']);
+    const numeric = new HunspellDictionary('FLAG num\nSFX 12 Y 1\nSFX 12 0 s .', '1\nkiwi/3,12');
+    expect(numeric.wordsFolding('kiwis').map((w) => w.word)).toEqual(['kiwis']);
+  });
+
+  it('folds case, accents and cedillas', () => {
+    expect(fold('MAÇÃ Pérola Bœuf')).toBe('maca perola boeuf');
+  });
+});
+
+describe('OCR words checked against the page language', () => {
+  const spelling = new SpellingCorrector();
+  const corrected = async (texts: string[], language: 'pt' | 'en' | 'es' | 'fr' = 'pt', confidence = 0.5) =>
+    (
+      await spelling.correct(
+        texts.map((t) => word(t, confidence)),
+        language,
+      )
+    ).map((w) => w.text);
+
+  it('gives capitals read without accents their accents back, in the case printed', async () => {
+    expect(await corrected(['ACEM', 'BOVINO', 'coxao', 'Feijao', 'GRAUDA'])).toEqual([
+      'ACÉM',
+      'BOVINO',
+      'coxão',
+      'Feijão',
+      'GRAÚDA',
+    ]);
+    expect(await corrected(['PLATANO', 'Jamon'], 'es')).toEqual(['PLÁTANO', 'Jamón']);
+    expect(await corrected(['BOEUF', 'FRAICHE', 'Epinards'], 'fr')).toEqual(['BŒUF', 'FRAÎCHE', 'Épinards']);
+  });
+
+  it('mends an unsure word a letter away from the one word the dictionary holds', async () => {
+    expect(await corrected(['Abgcaxi', 'BOVINOD'])).toEqual(['Abacaxi', 'BOVINO']);
+    expect(await corrected(['Chlcken', 'Brocoli'], 'en')).toEqual(['Chicken', 'Broccoli']);
+  });
+
+  it('splits a unit glued to a word, each over its share of the box', async () => {
+    const [name, unit] = await spelling.correct([word('Brancakg', 0.4)], 'pt');
+    expect([name!.text, unit!.text]).toEqual(['Branca', 'kg']);
+    expect(name!.x).toBe(100);
+    expect(name!.width + unit!.width).toBeCloseTo(90);
+    expect(unit!.x).toBeCloseTo(100 + name!.width);
+  });
+
+  it('leaves what it cannot settle as read', async () => {
+    // A brand read with confidence is not a typo; short words and two-letter slips are left;
+    // digits, prices, other scripts and words read by the price recogniser are not words.
+    expect(await corrected(['Copacol', 'Tarantella'], 'pt', 0.9)).toEqual(['Copacol', 'Tarantella']);
+    expect(await corrected(['Maga', 'saidda', 'R$4,99', '500g', 'سیب'])).toEqual([
+      'Maga',
+      'saidda',
+      'R$4,99',
+      '500g',
+      'سیب',
+    ]);
+    const [settled] = await spelling.correct([word('ACEM', 0.5, { settled: true })], 'pt');
+    expect(settled!.text).toBe('ACEM');
+  });
+
+  it('keeps punctuation around a word', async () => {
+    expect(await corrected(['(ACEM)', 'Feijao,'])).toEqual(['(ACÉM)', 'Feijão,']);
+  });
+
+  it('trusts a word the dictionary holds more than tesseract did, short words aside', async () => {
+    const [known, mended, short, unknown] = await spelling.correct(
+      [word('Cenoura', 0.3), word('Abgcaxi', 0.3), word('sal', 0.3), word('Xyzwq', 0.3)],
+      'pt',
+    );
+    expect(known!.confidence).toBe(0.85);
+    expect(mended!.confidence).toBe(0.7);
+    expect(short!.confidence).toBe(0.3);
+    expect(unknown!.confidence).toBe(0.3);
+    const [sure] = await spelling.correct([word('Cenoura', 0.96)], 'pt');
+    expect(sure!.confidence).toBe(0.96);
+  });
+});

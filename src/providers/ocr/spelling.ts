@@ -1,0 +1,137 @@
+import { fold, HunspellDictionary, type DictionaryWord } from './hunspell.ts';
+import type { OcrWord } from './ocr.ts';
+
+/**
+ * Languages whose spelling dictionary ships with the service (npm `dictionary-*`, LGPL/MPL/MIT).
+ * German's and Italian's are GPL-only and are left out.
+ */
+export type SpellingLanguage = 'en' | 'pt' | 'es' | 'fr';
+
+const PACKAGES: Record<SpellingLanguage, string> = {
+  en: 'dictionary-en',
+  pt: 'dictionary-pt',
+  es: 'dictionary-es',
+  fr: 'dictionary-fr',
+};
+
+/** Shorter words are left as read: too many words lie one letter apart. */
+const MIN_CORRECTED_LETTERS = 5;
+/** The confidence at least of a word the dictionary holds as read (or but for accents)... */
+const SPELT = 0.85;
+/** ...and of one it holds a letter away. */
+const CORRECTED = 0.7;
+const MIN_CONFIRMED_LETTERS = 4;
+/** Only words OCR was unsure of are changed by a letter: a brand it read well is not a typo. */
+const UNSURE = 0.8;
+/** A unit OCR glued to the word before it ("Brancakg"). */
+const GLUED_UNIT = /^(\p{L}{3,}?)(kg|lb)$/iu;
+const FOLDED_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * OCR's words checked against the page language's dictionary. Display faces in capitals lose
+ * their accents ("ACEM", "COXAO") and a letter here and there ("ABGCAXI"): a word the dictionary
+ * does not hold becomes the one word it holds with the same letters once accents are ignored, or
+ * the one word a single letter away; a unit glued to a word is split from it. A word the dictionary
+ * cannot settle is left as read. Dictionaries are loaded at a page's first use of them.
+ */
+export class SpellingCorrector {
+  readonly #dictionaries = new Map<SpellingLanguage, Promise<HunspellDictionary>>();
+
+  async correct(words: readonly OcrWord[], language: SpellingLanguage): Promise<OcrWord[]> {
+    const dictionary = await this.#dictionary(language);
+    return words.flatMap((word) => correctWord(word, dictionary));
+  }
+
+  #dictionary(language: SpellingLanguage): Promise<HunspellDictionary> {
+    let loading = this.#dictionaries.get(language);
+    if (!loading) {
+      loading = import(PACKAGES[language]).then(
+        ({ default: data }: { default: { aff: Uint8Array; dic: Uint8Array } }) => {
+          const text = new TextDecoder();
+          return new HunspellDictionary(text.decode(data.aff), text.decode(data.dic));
+        },
+      );
+      this.#dictionaries.set(language, loading);
+    }
+    return loading;
+  }
+}
+
+export function correctWord(word: OcrWord, dictionary: HunspellDictionary): OcrWord[] {
+  const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+)([^\p{L}\d]*)$/u.exec(word.text);
+  if (word.settled || !parts) return [word];
+  const [, before, core, after] = parts as unknown as [string, string, string, string];
+  const folded = fold(core);
+  if (folded.length < 3) return [word];
+  const same = dictionary.wordsFolding(folded);
+  if (same.some((w) => w.word === core.toLowerCase())) return [confirmed(word, folded, SPELT)];
+  const accented = only(same);
+  if (accented)
+    return [confirmed({ ...word, text: before + inCaseOf(core, accented) + after }, folded, SPELT)];
+  if (same.length > 0 || folded.length < MIN_CORRECTED_LETTERS || word.confidence >= UNSURE) return [word];
+  const glued = GLUED_UNIT.exec(core);
+  if (glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
+    return splitWord(word, before, glued);
+  const near = only(oneLetterAway(folded, dictionary));
+  return near
+    ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]
+    : [word];
+}
+
+/**
+ * A word the dictionary holds is likelier right than tesseract's doubt about a display face says;
+ * short words are not raised (OCR makes "Ee", "de" of any texture).
+ */
+function confirmed(word: OcrWord, folded: string, least: number): OcrWord {
+  if (folded.length < MIN_CONFIRMED_LETTERS || word.confidence >= least) return word;
+  return { ...word, confidence: least };
+}
+
+/** The one word among candidates, preferring a stem as listed over an inflected form. */
+function only(candidates: readonly DictionaryWord[]): string | undefined {
+  const stems = candidates.filter((c) => c.stem);
+  if (stems.length === 1) return stems[0]!.word;
+  if (stems.length === 0 && candidates.length === 1) return candidates[0]!.word;
+  return undefined;
+}
+
+/** Dictionary words one deletion, insertion, substitution or swap away from `folded`. */
+function oneLetterAway(folded: string, dictionary: HunspellDictionary): DictionaryWord[] {
+  const edits = new Set<string>();
+  for (let i = 0; i <= folded.length; i += 1) {
+    const head = folded.slice(0, i);
+    const tail = folded.slice(i);
+    if (tail) edits.add(head + tail.slice(1));
+    if (tail.length > 1) edits.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const letter of FOLDED_LETTERS) {
+      edits.add(head + letter + tail);
+      if (tail) edits.add(head + letter + tail.slice(1));
+    }
+  }
+  edits.delete(folded);
+  const found = new Map<string, DictionaryWord>();
+  for (const edit of edits) {
+    for (const candidate of dictionary.wordsFolding(edit)) {
+      const seen = found.get(candidate.word);
+      if (!seen || (candidate.stem && !seen.stem)) found.set(candidate.word, candidate);
+    }
+  }
+  return [...found.values()];
+}
+
+/** `word` written in the case `model` was printed in: "ACEM" → "ACÉM", "Perola" → "Pérola". */
+function inCaseOf(model: string, word: string): string {
+  if (model === model.toUpperCase()) return word.toUpperCase();
+  if (model[0] === model[0]!.toUpperCase()) return word[0]!.toUpperCase() + word.slice(1);
+  return word;
+}
+
+/** "Brancakg" as two words, "Branca" and "kg", each over its share of the box. */
+function splitWord(word: OcrWord, before: string, glued: RegExpExecArray): OcrWord[] {
+  const head = before + glued[1]!;
+  const share = head.length / (head.length + glued[2]!.length);
+  return [
+    { ...word, text: head, width: word.width * share },
+    { ...word, text: glued[2]!, x: word.x + word.width * share, width: word.width * (1 - share) },
+  ];
+}
