@@ -1,4 +1,4 @@
-import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import type { ImageRegion, OcrDocument, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
 
 /**
  * The OCR engine (tesseract.js and the native canvas) loaded at its first use: every process
@@ -8,8 +8,8 @@ import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
 export class LazyOcrEngine implements OcrEngine {
   #engine: Promise<Required<OcrEngine>> | undefined;
 
-  async recognize(image: Buffer): Promise<OcrWord[]> {
-    return (await this.#loaded()).recognize(image);
+  async recognize(image: Buffer, document?: OcrDocument): Promise<OcrWord[]> {
+    return (await this.#loaded()).recognize(image, document);
   }
 
   async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {

@@ -31,9 +31,17 @@ export interface PriceGlyphs {
   confidence: number;
 }
 
+/**
+ * What the pages of one document have in common, noted by the engine as it reads them: the
+ * language it found on a page is read directly on the next ones.
+ */
+export interface OcrDocument {
+  language?: string;
+}
+
 export interface OcrEngine {
-  /** Reads an encoded image (PNG or JPEG bytes). */
-  recognize(image: Buffer): Promise<OcrWord[]>;
+  /** Reads an encoded image (PNG or JPEG bytes), one page of `document` when given. */
+  recognize(image: Buffer, document?: OcrDocument): Promise<OcrWord[]>;
   /**
    * Re-reads regions that hold one big price each, as digits only: the tall part and the raised
    * part apart (whole-page OCR garbles raised cents into "2%", "4”", "0°"). One result per region.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pageLanguage, TesseractEngine } from './tesseract-engine.ts';
-import type { OcrWord } from './ocr.ts';
+import type { OcrDocument, OcrWord } from './ocr.ts';
 
 const ARABIC_FACE = '/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf';
 const LATIN_FACE = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
@@ -54,6 +54,26 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     const text = words.map((w) => w.text).join(' ');
     expect(text).toMatch(/Feijão/);
     expect(text).toMatch(/Macarrão/);
+  }, 60_000);
+
+  it("reads a document's next pages in the language found on its first", async () => {
+    const document: OcrDocument = {};
+    await engine.recognize(
+      page(
+        ['Leve 3 pague 2 cada unidade', 'Ofertas válidas até sábado', 'Arroz tipo 1 de 5 kg'],
+        LATIN_FACE,
+        false,
+      ),
+      document,
+    );
+    expect(document.language).toBe('por');
+    // Too few words to tell a language: alone, the page is read in English, without its accents.
+    const few = page(['Açúcar refinado', 'Pão francês'], LATIN_FACE, false);
+    const alone = (await engine.recognize(few)).map((w) => w.text).join(' ');
+    expect(alone).not.toMatch(/Açúcar|francês/);
+    const inDocument = (await engine.recognize(few, document)).map((w) => w.text).join(' ');
+    expect(inDocument).toMatch(/Açúcar/);
+    expect(inDocument).toMatch(/francês/);
   }, 60_000);
 });
 

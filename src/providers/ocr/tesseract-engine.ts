@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
-import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import type { ImageRegion, OcrDocument, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
 import { stackLines, wordsOnPage } from './line-stack.ts';
 import {
   mayHoldPrices,
@@ -81,21 +81,43 @@ export class TesseractEngine implements OcrEngine {
    * display prices among them by the price recogniser. Tesseract's unsure words where the
    * detector sees no text (photo texture) are left out.
    */
-  async recognize(image: Buffer): Promise<OcrWord[]> {
+  async recognize(image: Buffer, document: OcrDocument = {}): Promise<OcrWord[]> {
     const lines = await this.#lines.detect(image);
-    const words = onLines(await this.#read(image, []), lines);
+    const words = onLines(await this.#pageReading(image, document), lines);
     const strips = rowStrips(missedLines(lines, words));
-    if (strips.length === 0) return this.#spelt(words);
+    if (strips.length === 0) return this.#spelt(words, document);
     const stack = await stackLines(await isolateText(image, lines), strips);
     const reread = wordsOnPage(await this.#read(stack.png, words), stack.placements);
     const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
-    return this.#spelt(readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices))));
+    const all = readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));
+    return this.#spelt(all, document);
+  }
+
+  /**
+   * The page read in the language its document's earlier pages were found in, when that reading
+   * is in the page's script; else read as a first page is (English first, then the language its
+   * words show), the language found being noted for the next pages.
+   */
+  async #pageReading(image: Buffer, document: OcrDocument): Promise<OcrWord[]> {
+    const known = LATIN_LANGUAGES.find((language) => language === document.language);
+    if (known) {
+      const words = await readWords(await this.#languageWorker(known), image);
+      if (confidentLetterShare(words) >= OTHER_SCRIPT_SHARE) return words;
+    }
+    const words = await this.#read(image, []);
+    const found = arabicScriptShare(words) > 0.5 ? undefined : pageLanguage(words);
+    if (found) document.language = found;
+    return words;
   }
 
   /** The page's words checked against its language's dictionary (none for German: see spelling.ts). */
-  async #spelt(words: OcrWord[]): Promise<OcrWord[]> {
+  async #spelt(words: OcrWord[], document: OcrDocument): Promise<OcrWord[]> {
     if (arabicScriptShare(words) > 0.5) return words;
-    const language = SPELLING[pageLanguage(words) ?? 'eng'];
+    // The lines read again may show the language where the page reading did not.
+    const found = pageLanguage(words);
+    if (found) document.language ??= found;
+    const known = LATIN_LANGUAGES.find((language) => language === document.language);
+    const language = SPELLING[found ?? known ?? 'eng'];
     return language ? spelling.correct(words, language) : words;
   }
 
@@ -247,7 +269,8 @@ function confidentLetterShare(words: readonly OcrWord[]): number {
   return all === 0 ? 1 : confidentLetters(words) / all;
 }
 
-type PageLanguage = 'por' | 'spa' | 'fra' | 'deu';
+const LATIN_LANGUAGES = ['por', 'spa', 'fra', 'deu'] as const;
+type PageLanguage = (typeof LATIN_LANGUAGES)[number];
 
 /** Words that mark a flyer's language (grammar words, price and offer words), read without accents. */
 const LANGUAGE_WORDS: Record<PageLanguage | 'eng', RegExp> = {

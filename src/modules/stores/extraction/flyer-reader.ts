@@ -1,4 +1,4 @@
-import type { OcrEngine } from '../../../providers/ocr/ocr.ts';
+import type { OcrDocument, OcrEngine } from '../../../providers/ocr/ocr.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
 import {
@@ -74,6 +74,8 @@ export class FlyerReader implements FlyerSource {
       const page = await document.page(n);
       printedValidity = findValidUntil(page.items.map((i) => i.text).join(' '), uploadedAt);
     }
+    // The language OCR finds on one page is read directly on the next.
+    const ocrDocument: OcrDocument = {};
     const extractPage = async (number: number): Promise<ExtractedOffer[]> => {
       const page = await document.page(number);
       const imagePage = isImagePage(page);
@@ -83,14 +85,14 @@ export class FlyerReader implements FlyerSource {
         return seen.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
       }
       const items = splitGluedCents(
-        imagePage ? await this.#ocrItems(page, document) : largestItems(page.items),
+        imagePage ? await this.#ocrItems(page, document, ocrDocument) : largestItems(page.items),
       );
       const text = items.map((i) => i.text).join(' ');
       printedValidity ??= findValidUntil(text, uploadedAt);
       const validUntil = printedValidity ?? defaultValidUntil(uploadedAt);
       let offers = await this.#offersOf(page, document, items, text);
       if (offers.length === 0 && !imagePage && (await hasPictures(page, document))) {
-        offers = await this.#offersInPictures(page, document);
+        offers = await this.#offersInPictures(page, document, ocrDocument);
       }
       // A date printed for one offer wins over the flyer's.
       return offers.map((offer) => ({ ...offer, validUntil: offer.validUntil ?? validUntil }));
@@ -115,10 +117,14 @@ export class FlyerReader implements FlyerSource {
    * made in Canva: the text layer holds only headings): the vision model sees the pictures, or the
    * page is drawn and read by OCR, text layer and pictures together, in place.
    */
-  async #offersInPictures(page: PdfPage, document: PdfDocument): Promise<ParsedOffer[]> {
+  async #offersInPictures(
+    page: PdfPage,
+    document: PdfDocument,
+    ocrDocument: OcrDocument,
+  ): Promise<ParsedOffer[]> {
     const seen = await this.#visionOffers(page, document);
     if (seen.length > 0) return seen;
-    const items = splitGluedCents(await this.#ocrItems(page, document, 'drawn'));
+    const items = splitGluedCents(await this.#ocrItems(page, document, ocrDocument, 'drawn'));
     return this.#offersOf(page, document, items, items.map((i) => i.text).join(' '));
   }
 
@@ -143,13 +149,18 @@ export class FlyerReader implements FlyerSource {
   async #ocrItems(
     page: PdfPage,
     document: PdfDocument,
+    ocrDocument: OcrDocument,
     source: 'pictures' | 'drawn' = 'pictures',
   ): Promise<LayoutItem[]> {
     if (!this.#ocr) return [];
     const images = source === 'drawn' ? await drawnPage(page, document) : await pictures(page, document);
     const items: LayoutItem[] = [];
     for (const image of images) {
-      const words = await rereadBigPrices(this.#ocr, image.png, await this.#ocr.recognize(image.png));
+      const words = await rereadBigPrices(
+        this.#ocr,
+        image.png,
+        await this.#ocr.recognize(image.png, ocrDocument),
+      );
       // The image is assumed to span the page's width (a scanned page); its words keep their layout.
       const scale = page.width / image.width;
       for (const word of words) {
