@@ -234,6 +234,9 @@ describe('layout parser', () => {
     'بدلاً من',
     'cartão R',
     'Kundenkarte',
+    'Prix',
+    'sans',
+    'Preço ',
   ])('a multi-buy condition, card or former-price note "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
@@ -256,6 +259,8 @@ describe('layout parser', () => {
     'Prix Garantie Butter',
     'Valid Ham',
     'Carte d’Or Vanille',
+    'Sans gluten',
+    'Sem lactose',
   ])('"%s" is still a product name', (text) => {
     expect(looksLikeName(text)).toBe(true);
   });

@@ -110,6 +110,17 @@ describe('OCR words checked against the page language', () => {
     expect(settled!.text).toBe('ACEM');
   });
 
+  it('bounds the work a hostile picture can ask for: long words and many unknown ones', async () => {
+    const garbage = Array.from({ length: 2000 }, (_, i) =>
+      word(`Qzvbn${String.fromCharCode(97 + (i % 26))}rtk`, 0.3),
+    );
+    const out = await spelling.correct([...garbage, word('x'.repeat(5000), 0.3), word('Abgcaxi', 0.3)], 'pt');
+    expect(out).toHaveLength(2002);
+    expect(out.at(-2)!.text).toHaveLength(5000);
+    // Past the page's budget of searches, even a word a letter away is left as read.
+    expect(out.at(-1)!.text).toBe('Abgcaxi');
+  });
+
   it('keeps punctuation around a word', async () => {
     expect(await corrected(['(ACEM)', 'Feijao,'])).toEqual(['(ACÉM)', 'Feijão,']);
   });

@@ -39,7 +39,8 @@ export class SpellingCorrector {
 
   async correct(words: readonly OcrWord[], language: SpellingLanguage): Promise<OcrWord[]> {
     const dictionary = await this.#dictionary(language);
-    return words.flatMap((word) => correctWord(word, dictionary));
+    const budget = { searches: MAX_SEARCHES_PER_PAGE };
+    return words.flatMap((word) => correctWord(word, dictionary, budget));
   }
 
   #dictionary(language: SpellingLanguage): Promise<HunspellDictionary> {
@@ -57,12 +58,19 @@ export class SpellingCorrector {
   }
 }
 
-export function correctWord(word: OcrWord, dictionary: HunspellDictionary): OcrWord[] {
+/**
+ * A hostile picture can hold thousands of long garbage words: each page gets this many searches
+ * a letter away (a few milliseconds each; real pages need tens), and longer words none.
+ */
+const MAX_SEARCHES_PER_PAGE = 300;
+const MAX_WORD_LETTERS = 24;
+
+function correctWord(word: OcrWord, dictionary: HunspellDictionary, budget: { searches: number }): OcrWord[] {
   const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+)([^\p{L}\d]*)$/u.exec(word.text);
   if (word.settled || !parts) return [word];
   const [, before, core, after] = parts as unknown as [string, string, string, string];
   const folded = fold(core);
-  if (folded.length < 3) return [word];
+  if (folded.length < 3 || folded.length > MAX_WORD_LETTERS) return [word];
   const same = dictionary.wordsFolding(folded);
   if (same.some((w) => w.word === core.toLowerCase())) return [confirmed(word, folded, SPELT)];
   const accented = only(same);
@@ -72,6 +80,8 @@ export function correctWord(word: OcrWord, dictionary: HunspellDictionary): OcrW
   const glued = GLUED_UNIT.exec(core);
   if (glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
     return splitWord(word, before, glued);
+  if (budget.searches <= 0) return [word];
+  budget.searches -= 1;
   const near = only(oneLetterAway(folded, dictionary));
   return near
     ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]

@@ -38,7 +38,7 @@ describe.runIf(existsSync(ARABIC_FACE))('TesseractEngine on other scripts', () =
 });
 
 describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script languages', () => {
-  it('reads a Portuguese page again with the Portuguese model: its accents come back', async () => {
+  it('reads a Portuguese page with its accents (read in English, given back by the dictionary)', async () => {
     const words = await engine.recognize(
       page(
         [

@@ -194,10 +194,11 @@ export function isOnlyUnit(raw: string): boolean {
 /**
  * Lines flyers print beside offers that are never a product: purchase limits, conditions and
  * footnotes ("Limite de 6 unid. por cliente", "Limit 4 per customer", "max. 5 Stück pro Kunde",
- * "while supplies last", "solo in negozio"). Several languages.
+ * "while supplies last", "solo in negozio"), and a price label's word left alone on its line by
+ * OCR ("Prix" over "sans carte 0,79 €"). Several languages.
  */
 const NOT_A_PRODUCT =
-  /^\s*(limit[ae]?|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
+  /^\s*(?:prix|pre[çc]o|precio|prezzo|preis|price|sans|sin|sem|senza|ohne|without)\s*$|^\s*(limit[ae]?|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
 
 /**
  * Lines that annotate a price, never a product: member and regular prices, "was" prices and
