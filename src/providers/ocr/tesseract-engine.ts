@@ -56,7 +56,7 @@ const SPELLING: Record<PageLanguage | 'eng', SpellingLanguage | undefined> = {
   fra: 'fr',
   deu: undefined,
 };
-/** One per process: dictionaries are read once (~50 MB for Portuguese) and never change. */
+/** One per process: dictionaries are read once (~40 MB of heap for Portuguese) and never change. */
 const spelling = new SpellingCorrector();
 
 /**
@@ -99,7 +99,7 @@ export class TesseractEngine implements OcrEngine {
    * words show), the language found being noted for the next pages.
    */
   async #pageReading(image: Buffer, document: OcrDocument): Promise<OcrWord[]> {
-    const known = LATIN_LANGUAGES.find((language) => language === document.language);
+    const known = documentLanguage(document);
     if (known) {
       const words = await readWords(await this.#languageWorker(known), image);
       if (confidentLetterShare(words) >= OTHER_SCRIPT_SHARE) return words;
@@ -116,7 +116,7 @@ export class TesseractEngine implements OcrEngine {
     // The lines read again may show the language where the page reading did not.
     const found = pageLanguage(words);
     if (found) document.language ??= found;
-    const known = LATIN_LANGUAGES.find((language) => language === document.language);
+    const known = documentLanguage(document);
     const language = SPELLING[found ?? known ?? 'eng'];
     return language ? spelling.correct(words, language) : words;
   }
@@ -282,6 +282,11 @@ const LANGUAGE_WORDS: Record<PageLanguage | 'eng', RegExp> = {
   fra: /^(?:le|la|les|au|aux|du|de|des|et|prix|sans|carte|offre|offres|lieu|economisez|kg)$/,
   deu: /^(?:und|je|mit|statt|nur|angebot|angebote|gultig|bis|vom|stuck|packung|ohne|kundenkarte|kg)$/,
 };
+
+/** The language an earlier page of the document was found in, when it is one read here. */
+function documentLanguage(document: OcrDocument): PageLanguage | undefined {
+  return LATIN_LANGUAGES.find((language) => language === document.language);
+}
 
 /** The page's language when its confident words say clearly that it is not English. */
 export function pageLanguage(words: readonly OcrWord[]): PageLanguage | undefined {
