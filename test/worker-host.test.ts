@@ -72,6 +72,12 @@ describe.skipIf(!databaseUrl)('a worker on another host', () => {
     }
   });
 
+  it("loads OCR's models as it starts (its first image flyer does not wait for them); the API does not", async () => {
+    await waitFor(async () => (workerOutput.includes('flyer OCR warmed up') ? true : undefined), 60_000);
+    expect(workerOutput).not.toMatch(/warm-up failed/);
+    expect(api.output()).not.toMatch(/flyer OCR warm/);
+  }, 70_000);
+
   it('processes a flyer uploaded through the API instance, reading it from the shared database', async () => {
     const call = client(api.url);
     const token = (await call('POST', '/api/auth/login', { body: ADMIN })).body.access_token;

@@ -13,7 +13,7 @@ import {
 } from './scoring.ts';
 
 /**
- * npm run flyers:score [-- --dir <folder> ...] [--json <file>] [--only <name-part>]
+ * npm run flyers:score [-- --dir <folder> ...] [--json <file>] [--only <name-part>] [--show] [--all] [--cold]
  * Runs the production flyer reader (the workers' composition, with the model when LLM settings are
  * in the environment) on every PDF of a folder that has `<name>.labels.json` beside it, and prints
  * per flyer and in total: candidates, precision, recall, price and regular-price accuracy, validity,
@@ -35,6 +35,11 @@ const jsonOut = valuesOf('--json')[0];
 const show = args.includes('--show');
 /** Candidates below CANDIDATE_MIN_CONFIDENCE are not listed to the admin, so not scored (--all: they are). */
 const includeLowConfidence = args.includes('--all');
+/**
+ * OCR's models are loaded before the first flyer is timed, as a worker process loads them when it
+ * starts (`npm run worker`); --cold times a fresh process instead (its first image page pays).
+ */
+const cold = args.includes('--cold');
 
 interface Row extends FlyerScore {
   flyer: string;
@@ -169,6 +174,13 @@ const mode =
 console.log(`flyer reader: ${mode}`);
 const rows: Row[] = [];
 try {
+  if (!cold) {
+    const started = performance.now();
+    await reader.warmUp();
+    console.log(
+      `OCR models loaded in ${((performance.now() - started) / 1000).toFixed(1)} s, before timing (--cold: after)`,
+    );
+  }
   for (const dir of dirs) {
     const folderRows = await scoreFolder(dir, reader);
     if (folderRows.length === 0) continue;

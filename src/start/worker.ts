@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     database,
     jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
   });
-  const flyerWorker = await services.startFlyerWorker();
+  const flyerWorker = await services.startFlyerWorker({ warmUp: true });
   app.log.info({ database: database.kind }, 'workers ready');
 
   let closing = false;

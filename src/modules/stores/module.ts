@@ -35,6 +35,11 @@ export interface FlyerWorkerOptions {
   reader?: FlyerSource;
   /** The database channel of the queue (tests sever it to simulate a dead process). */
   queueDatabase?: DatabaseHandle;
+  /**
+   * Load OCR's models as the workers start (a dedicated worker process: its first image flyer
+   * then reads at the speed of the next, ~5 s sooner), not at the first image page.
+   */
+  warmUp?: boolean;
 }
 
 /** Starts flyer workers in this process; answers their stop function. */
@@ -99,6 +104,7 @@ export function createStoresModule(
       recovery,
     );
     await worker.start();
+    if (options.warmUp && !options.reader) warmUpInBackground(flyerReader);
     return worker;
   };
 
@@ -130,4 +136,18 @@ export function createFlyerReader(
     reader: new FlyerReader(new IsolatedPdfReader(limits), ocr, llmReader, visionReader),
     close: () => ocr.close(),
   };
+}
+
+/**
+ * Logged either way; a failure (a model missing from the install) stops nothing here: image pages
+ * meet the same error as they would have at first use, and text flyers need no OCR.
+ */
+function warmUpInBackground(reader: FlyerReader): void {
+  const started = Date.now();
+  const log = (entry: Record<string, unknown>) =>
+    process.stdout.write(`${JSON.stringify({ time: Date.now(), ...entry })}\n`);
+  reader.warmUp().then(
+    () => log({ level: 30, msg: 'flyer OCR warmed up', ms: Date.now() - started }),
+    (error: unknown) => log({ level: 50, msg: 'flyer OCR warm-up failed', err: String(error) }),
+  );
 }

@@ -20,6 +20,10 @@ export class LazyOcrEngine implements OcrEngine {
     return (await this.#loaded()).findTallGlyphRuns(image, minHeight);
   }
 
+  async warmUp(): Promise<void> {
+    await (await this.#loaded()).warmUp();
+  }
+
   async close(): Promise<void> {
     const engine = this.#engine;
     this.#engine = undefined;

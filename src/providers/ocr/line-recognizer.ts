@@ -55,6 +55,11 @@ export class PaddleLineRecognizer {
     return decodeCtc(probabilities.data as Float32Array, steps, classes, this.#alphabet!);
   }
 
+  /** The model loaded ahead of its first use. */
+  async load(): Promise<void> {
+    await this.#loaded();
+  }
+
   async close(): Promise<void> {
     const session = this.#session;
     this.#session = undefined;

@@ -56,6 +56,17 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     expect(text).toMatch(/Macarrão/);
   }, 60_000);
 
+  it('loads its models before the first page (a worker as it starts), then reads and closes', async () => {
+    const warmed = new TesseractEngine();
+    try {
+      await Promise.all([warmed.warmUp(), warmed.warmUp()]);
+      const words = await warmed.recognize(page(['Fresh Strawberries 2 lb'], LATIN_FACE, false));
+      expect(words.map((w) => w.text).join(' ')).toMatch(/Strawberries/);
+    } finally {
+      await warmed.close();
+    }
+  }, 60_000);
+
   it("reads a document's next pages in the language found on its first", async () => {
     const document: OcrDocument = {};
     await engine.recognize(

@@ -159,6 +159,11 @@ export class TesseractEngine implements OcrEngine {
     return findTallGlyphRuns(image, minHeight);
   }
 
+  /** The page reader, the digit reader and both ONNX models, loaded side by side. */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.#latinWorker(), this.#digitsWorker(), this.#lines.load(), this.#prices.load()]);
+  }
+
   async close(): Promise<void> {
     const workers = [this.#latin, this.#arabic, this.#digits, ...Object.values(this.#languages)];
     this.#languages = {};

@@ -60,6 +60,11 @@ export class TextLineDetector {
     );
   }
 
+  /** The model loaded ahead of its first use. */
+  async load(): Promise<void> {
+    await this.#loaded();
+  }
+
   async close(): Promise<void> {
     const session = this.#session;
     this.#session = undefined;

@@ -67,6 +67,11 @@ export class FlyerReader implements FlyerSource {
     this.#vision = vision;
   }
 
+  /** OCR's models loaded now rather than by the first image page (see `OcrEngine.warmUp`). */
+  async warmUp(): Promise<void> {
+    await this.#ocr?.warmUp?.();
+  }
+
   async open(bytes: Uint8Array, uploadedAt: Date): Promise<FlyerRun> {
     const document = await this.#pdf.open(bytes);
     let printedValidity: string | undefined;
