@@ -265,6 +265,34 @@ describe('layout parser', () => {
     expect(looksLikeName(text)).toBe(true);
   });
 
+  it.each([
+    'درهم وفر',
+    'السابق السعر',
+    'درهم 9 درهم',
+    'درهم 335 رهم',
+    'اگرم',
+    'اكغ',
+    'التر',
+    'تخفیف',
+    'بدون',
+    'بسته',
+    'قیست\u200cقبلی',
+    '1 كيلو',
+    'عبوة',
+  ])(
+    'an Arabic-script line of currency, unit and price words "%s" (OCR\'s readings too) is no name',
+    (text) => {
+      expect(looksLikeName(text)).toBe(false);
+    },
+  );
+
+  it.each(['پسته', 'زعفران اگرم', 'نان بربری', 'دجاج طازج', 'حليب طازج 2 لتر', 'خيار', 'شیر', 'پنیر لیقوان'])(
+    'an Arabic-script name with a food in it, "%s", is still a name',
+    (text) => {
+      expect(looksLikeName(text)).toBe(true);
+    },
+  );
+
   it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
     const ocr = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
       ...at(text, x, y, width, height),

@@ -220,6 +220,60 @@ const PRICE_NOTE =
 const CARD_NOTE_RTL =
   /(?:ال)?بطاقة|کارت|كارت|قی[مس]ت\s*(?:قبلی|اصلی)|(?:قبلی|اصلی)\s*قی[مس]ت|السعر\s*(?:السابق|القديم|الأصلي)|بدلا[ًً]?\s*من/u;
 
+/**
+ * Arabic-script words that say how an offer is priced or sold, never what it is: currencies
+ * (درهم, ریال, دینار, جنیه, تومان, یورو), units and packs (گرم, کیلو, کغ, لتر, عدد, حبة, بسته, عبوة),
+ * price labels (السعر, قیمت, قبلی, السابق, القدیم) and offer words (وفر: save; تخفیف, خصم: discount;
+ * بدون: without; فقط: only; عرض: offer). Written with Persian yeh and kaf; words are compared in
+ * that form.
+ */
+const RTL_PRICE_WORDS = new Set(
+  (
+    'درهم دراهم ریال ريال دینار جنیه تومان یورو دولار لیره ' +
+    'گرم غرام جرام کیلو کیلوگرم کغ کجم کگ لتر لیتر میل مل عدد حبه حبة قطعه قطعة بسته عبوه عبوة ' +
+    'السعر سعر قیمت قبلی اصلی السابق القدیم الاصلی الأصلی ' +
+    'وفر وفّر تخفیف خصم بدون فقط عرض عروض'
+  )
+    .split(' ')
+    .map(persianForms),
+);
+/**
+ * Those also recognised a letter off (OCR's "قیست" for "قیمت", "رهم" for "درهم"): none is a letter
+ * from a food's name, as "بسته" (a pack) is from "پسته" (pistachios).
+ */
+const RTL_PRICE_WORDS_MISREAD = 'درهم دراهم قیمت قبلی اصلی السعر السابق القدیم تخفیف کیلوگرم'
+  .split(' ')
+  .map(persianForms);
+
+function persianForms(word: string): string {
+  return word
+    .replace(/[\u064B-\u065F\u0670\u0640]/gu, '')
+    .replace(/[يى]/gu, 'ی')
+    .replace(/ك/gu, 'ک')
+    .replace(/ة/gu, 'ه');
+}
+
+/**
+ * An Arabic-script price word, as printed or a letter off; a leading alef before a unit or currency
+ * is the digit one OCR reads as that letter ("اگرم" for "1 گرم").
+ */
+export function isRtlPriceWord(raw: string): boolean {
+  const word = persianForms(raw.replace(/[^\p{L}\p{M}]/gu, ''));
+  if (!/^\p{Script=Arabic}+$/u.test(word)) return false;
+  if (RTL_PRICE_WORDS.has(word) || (word.startsWith('ا') && RTL_PRICE_WORDS.has(word.slice(1)))) return true;
+  return word.length >= 3 && RTL_PRICE_WORDS_MISREAD.some((known) => oneEditApart(word, known));
+}
+
+/** One substitution, insertion or deletion apart. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+  const restA = a.slice(i);
+  const restB = b.slice(i);
+  return restA.slice(1) === restB.slice(1) || restA.slice(1) === restB || restA === restB.slice(1);
+}
+
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
 
@@ -248,7 +302,12 @@ export function isValidityStatement(text: string): boolean {
 
 /** Enough letters to be a product name, not a stray symbol or number, nor a condition or price note. */
 export function looksLikeName(text: string): boolean {
-  const letters = (text.replace(CURRENCY_WORDS, ' ').match(/\p{L}/gu) ?? []).length;
+  const named = text
+    .replace(CURRENCY_WORDS, ' ')
+    .split(/[\s\u200c]+/)
+    .filter((word) => !isRtlPriceWord(word))
+    .join(' ');
+  const letters = (named.match(/\p{L}/gu) ?? []).length;
   return (
     letters >= 3 &&
     !NOT_A_PRODUCT.test(text) &&
