@@ -572,6 +572,21 @@ describe('layout parser', () => {
     expect(offers[0]!.box).toEqual({ x: 82, y: 177, width: 119, height: 157 });
   });
 
+  it("reads OCR's two lines of one size as one name, though the ink of one has descenders; a clearly smaller top line is a brand", () => {
+    // OCR boxes hold the ink: "Banana" (no descender) is ~0.8 as tall as "Branca Kg" at one size.
+    const tile = (top: string, topHeight: number, confidence: number) =>
+      parseLayout([
+        { ...run(top, 110, 100, 70, topHeight), confidence },
+        { ...run('Branca', 100, 100 + topHeight + 4, 70, 17), confidence },
+        { ...run('Kg', 175, 100 + topHeight + 4, 20, 17), confidence },
+        { ...run('3.99', 100, 160, 90, 40), confidence },
+      ]).map((o) => [o.brand, o.product]);
+    expect(tile('Banana', 13, 0.9)).toEqual([['', 'Banana Branca']]);
+    expect(tile('Banana', 10, 0.9)).toEqual([['Banana', 'Branca']]);
+    // A text layer's boxes are the type's size: there a line 0.8 as tall is printed smaller.
+    expect(tile('Banana', 13, 1)).toEqual([['Banana', 'Branca']]);
+  });
+
   it("does not stack a headline over the tiles onto a tile's name (ten times its size, just above it)", () => {
     const offers = parseLayout([
       { ...run('SÃO', 365, 326, 260, 235), confidence: 0.94 },

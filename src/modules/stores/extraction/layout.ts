@@ -353,6 +353,13 @@ function nameAboveWithin(
  * line is the brand only when it is printed smaller than the rest (a name broken over two lines of
  * one size, "CHICKEN / BREAST", is one name).
  */
+/**
+ * A brand line is printed this much smaller than the name under it. OCR's boxes hold the ink, so a
+ * line without descenders over one with them ("Banana" over "Branca Kg", "Ovos Vermelhos" over
+ * "Bdj. Grado C/30") is ~0.8 as tall at one size: there the brand must be clearly smaller.
+ */
+const BRAND_SIZE = 0.85;
+const OCR_BRAND_SIZE = 0.7;
 /** A line of a stacked name is at most this many times taller than the line under it. */
 const MAX_NAME_LINE_RATIO = 2.5;
 
@@ -383,7 +390,8 @@ function stackedName(
   if (stack.length === 1) return { product: nearest, brand: undefined, extra: [] };
   const [first, ...rest] = stack;
   const restHeight = Math.min(...rest.map((c) => c.height));
-  const smaller = first!.height < restHeight * 0.85;
+  const read = [first!, ...rest].some((c) => c.confidence < 1) ? OCR_BRAND_SIZE : BRAND_SIZE;
+  const smaller = first!.height < restHeight * read;
   if (smaller) return { product: nearest, brand: first, extra: rest.slice(0, -1) };
   return { product: nearest, brand: undefined, extra: stack.slice(0, -1) };
 }
