@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { PlatformDeps } from '../index.ts';
 import type { IngredientCatalog } from '../ingredients/contract.ts';
+import { foodWords } from '../ingredients/vocabulary.ts';
 import { JobQueue, type QueueOptions, type QueuePolicy } from '../../platform/jobs/queue.ts';
 import type { LlmProvider } from '../../providers/llm/index.ts';
 import { LazyOcrEngine } from '../../providers/ocr/lazy-engine.ts';
@@ -131,7 +132,7 @@ export function createFlyerReader(
 ): { reader: FlyerReader; close: () => Promise<void> } {
   const llmReader = llm.isConfigured('recipe') ? new LlmPageOffers(llm) : undefined;
   const visionReader = llm.isConfigured('vision') ? new VisionPageOffers(llm) : undefined;
-  const ocr = new LazyOcrEngine();
+  const ocr = new LazyOcrEngine({ preferredSpellings: foodWords });
   return {
     reader: new FlyerReader(new IsolatedPdfReader(limits), ocr, llmReader, visionReader),
     close: () => ocr.close(),

@@ -1,4 +1,4 @@
-import type { ImageRegion, OcrDocument, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import type { ImageRegion, OcrDocument, OcrEngine, OcrEngineOptions, OcrWord, PriceGlyphs } from './ocr.ts';
 
 /**
  * The OCR engine (tesseract.js and the native canvas) loaded at its first use: every process
@@ -7,6 +7,11 @@ import type { ImageRegion, OcrDocument, OcrEngine, OcrWord, PriceGlyphs } from '
  */
 export class LazyOcrEngine implements OcrEngine {
   #engine: Promise<Required<OcrEngine>> | undefined;
+  readonly #options: OcrEngineOptions;
+
+  constructor(options: OcrEngineOptions = {}) {
+    this.#options = options;
+  }
 
   async recognize(image: Buffer, document?: OcrDocument): Promise<OcrWord[]> {
     return (await this.#loaded()).recognize(image, document);
@@ -31,7 +36,9 @@ export class LazyOcrEngine implements OcrEngine {
   }
 
   #loaded(): Promise<Required<OcrEngine>> {
-    this.#engine ??= import('./tesseract-engine.ts').then(({ TesseractEngine }) => new TesseractEngine());
+    this.#engine ??= import('./tesseract-engine.ts').then(
+      ({ TesseractEngine }) => new TesseractEngine(this.#options),
+    );
     return this.#engine;
   }
 }

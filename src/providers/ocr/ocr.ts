@@ -39,6 +39,15 @@ export interface OcrDocument {
   language?: string;
 }
 
+export interface OcrEngineOptions {
+  /**
+   * Words of a language whose accents OCR's readings in it are given back from before its dictionary
+   * is asked (the ingredient reference's food names); called when a page is first in that language
+   * (`pt`, `es` or `fr`: the languages whose dictionaries ship).
+   */
+  preferredSpellings?: (language: 'pt' | 'es' | 'fr') => Iterable<string>;
+}
+
 export interface OcrEngine {
   /** Reads an encoded image (PNG or JPEG bytes), one page of `document` when given. */
   recognize(image: Buffer, document?: OcrDocument): Promise<OcrWord[]>;

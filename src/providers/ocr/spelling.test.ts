@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold, HunspellDictionary } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
-import { SpellingCorrector } from './spelling.ts';
+import { PreferredSpellings, SpellingCorrector } from './spelling.ts';
 
 const word = (text: string, confidence = 0.5, extra: Partial<OcrWord> = {}): OcrWord => ({
   text,
@@ -80,6 +80,32 @@ describe('OCR words checked against the page language', () => {
     ]);
     expect(await corrected(['PLATANO', 'Jamon'], 'es')).toEqual(['PLÁTANO', 'Jamón']);
     expect(await corrected(['BOEUF', 'FRAICHE', 'Epinards'], 'fr')).toEqual(['BŒUF', 'FRAÎCHE', 'Épinards']);
+  });
+
+  it("spells a food as the food vocabulary does where the dictionary also holds another word's form", async () => {
+    // "abobora" and "perola" are verb forms in the Portuguese dictionary, "maca" a stretcher.
+    const foods = new PreferredSpellings(['abóbora', 'maçã', 'batata', 'pêssego', 'pessego']);
+    const read = async (texts: string[], language: 'pt' | 'fr' = 'pt', preferred = foods) =>
+      (
+        await spelling.correct(
+          texts.map((t) => word(t, 0.6)),
+          language,
+          preferred,
+        )
+      ).map((w) => [w.text, w.confidence]);
+    expect(await read(['ABOBORA', 'Maca', 'Batata', 'PESSEGO', 'Perola'])).toEqual([
+      ['ABÓBORA', 0.85],
+      ['Maçã', 0.85],
+      ['Batata', 0.85],
+      ['PÊSSEGO', 0.85], // two spellings of one food settle nothing: the dictionary's accent stands
+      ['Perola', 0.85], // no food: the dictionary's verb form stands
+    ]);
+    // Nor over a word the dictionary lists as it was read: French "mais" (but) beside "maïs".
+    expect(await read(['mais', 'MAIS'], 'fr', new PreferredSpellings(['maïs']))).toEqual([
+      ['mais', 0.85],
+      ['MAIS', 0.85],
+    ]);
+    expect(await corrected(['ABOBORA'])).toEqual(['ABOBORA']);
   });
 
   it('mends an unsure word a letter away from the one word the dictionary holds', async () => {

@@ -37,10 +37,14 @@ const FOLDED_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 export class SpellingCorrector {
   readonly #dictionaries = new Map<SpellingLanguage, Promise<HunspellDictionary>>();
 
-  async correct(words: readonly OcrWord[], language: SpellingLanguage): Promise<OcrWord[]> {
+  async correct(
+    words: readonly OcrWord[],
+    language: SpellingLanguage,
+    preferred: PreferredSpellings = NO_PREFERENCES,
+  ): Promise<OcrWord[]> {
     const dictionary = await this.#dictionary(language);
     const budget = { searches: MAX_SEARCHES_PER_PAGE };
-    return words.flatMap((word) => correctWord(word, dictionary, budget));
+    return words.flatMap((word) => correctWord(word, dictionary, budget, preferred));
   }
 
   #dictionary(language: SpellingLanguage): Promise<HunspellDictionary> {
@@ -59,20 +63,56 @@ export class SpellingCorrector {
 }
 
 /**
+ * Words whose spelling wins over the dictionary's when they are the only one with a word's letters,
+ * accents aside: the dictionary holds "abobora" (a verb form) beside "abóbora", and "maca" beside
+ * "maçã", so it cannot tell which a flyer printed in capitals without accents; a grocery flyer
+ * means the food.
+ */
+export class PreferredSpellings {
+  readonly #byFolded = new Map<string, string | null>();
+
+  constructor(words: Iterable<string>) {
+    for (const word of words) {
+      const folded = fold(word);
+      const seen = this.#byFolded.get(folded);
+      // Two spellings of one folded form ("cafe", "café") settle nothing.
+      this.#byFolded.set(folded, seen === undefined || seen === word ? word : null);
+    }
+  }
+
+  /** The one preferred word spelt `folded` once accents are ignored. */
+  spelling(folded: string): string | undefined {
+    return this.#byFolded.get(folded) ?? undefined;
+  }
+}
+
+const NO_PREFERENCES = new PreferredSpellings([]);
+
+/**
  * A hostile picture can hold thousands of long garbage words: each page gets this many searches
  * a letter away (a few milliseconds each; real pages need tens), and longer words none.
  */
 const MAX_SEARCHES_PER_PAGE = 300;
 const MAX_WORD_LETTERS = 24;
 
-function correctWord(word: OcrWord, dictionary: HunspellDictionary, budget: { searches: number }): OcrWord[] {
+function correctWord(
+  word: OcrWord,
+  dictionary: HunspellDictionary,
+  budget: { searches: number },
+  preferred: PreferredSpellings,
+): OcrWord[] {
   const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+)([^\p{L}\d]*)$/u.exec(word.text);
   if (word.settled || !parts) return [word];
   const [, before, core, after] = parts as unknown as [string, string, string, string];
   const folded = fold(core);
   if (folded.length < 3 || folded.length > MAX_WORD_LETTERS) return [word];
   const same = dictionary.wordsFolding(folded);
-  if (same.some((w) => w.word === core.toLowerCase())) return [confirmed(word, folded, SPELT)];
+  const asRead = same.find((w) => w.word === core.toLowerCase());
+  // A food's spelling wins over a form the dictionary makes ("abobora"), not over its own entry
+  // ("mais", but, beside "maïs", maize).
+  const food = asRead?.stem || folded.length < MIN_CONFIRMED_LETTERS ? undefined : preferred.spelling(folded);
+  if (food) return [confirmed({ ...word, text: before + inCaseOf(core, food) + after }, folded, SPELT)];
+  if (asRead) return [confirmed(word, folded, SPELT)];
   const accented = only(same);
   if (accented)
     return [confirmed({ ...word, text: before + inCaseOf(core, accented) + after }, folded, SPELT)];

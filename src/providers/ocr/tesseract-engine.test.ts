@@ -56,6 +56,27 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     expect(text).toMatch(/Macarrão/);
   }, 60_000);
 
+  it("spells a Portuguese page's foods as the vocabulary it is given does (ABOBORA, a verb form too)", async () => {
+    const lines = [
+      'ABOBORA CABOTIA kg',
+      'Feijão Carioca 1 kg',
+      'Ofertas válidas até sábado',
+      'Leve 3 pague 2',
+    ];
+    const withFoods = new TesseractEngine({
+      preferredSpellings: (language) => (language === 'pt' ? ['abóbora'] : []),
+    });
+    try {
+      const words = await withFoods.recognize(page(lines, LATIN_FACE, false));
+      expect(words.map((w) => w.text)).toContain('ABÓBORA');
+      expect((await engine.recognize(page(lines, LATIN_FACE, false))).map((w) => w.text)).toContain(
+        'ABOBORA',
+      );
+    } finally {
+      await withFoods.close();
+    }
+  }, 60_000);
+
   it('loads its models before the first page (a worker as it starts), then reads and closes', async () => {
     const warmed = new TesseractEngine();
     try {

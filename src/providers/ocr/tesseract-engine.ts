@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
-import type { ImageRegion, OcrDocument, OcrEngine, OcrWord, PriceGlyphs } from './ocr.ts';
+import type { ImageRegion, OcrDocument, OcrEngine, OcrEngineOptions, OcrWord, PriceGlyphs } from './ocr.ts';
 import { stackLines, wordsOnPage } from './line-stack.ts';
 import {
   mayHoldPrices,
@@ -21,7 +21,7 @@ import { findTallGlyphRuns } from './glyph-runs.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
-import { SpellingCorrector, type SpellingLanguage } from './spelling.ts';
+import { PreferredSpellings, SpellingCorrector, type SpellingLanguage } from './spelling.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -74,6 +74,12 @@ export class TesseractEngine implements OcrEngine {
   #languages: Partial<Record<PageLanguage, Promise<Worker>>> = {};
   readonly #lines = new TextLineDetector();
   readonly #prices = new PaddleLineRecognizer();
+  readonly #options: OcrEngineOptions;
+  readonly #preferred = new Map<SpellingLanguage, PreferredSpellings>();
+
+  constructor(options: OcrEngineOptions = {}) {
+    this.#options = options;
+  }
 
   /**
    * The page as tesseract reads it, then the text lines a detector finds that it missed (type on
@@ -118,7 +124,7 @@ export class TesseractEngine implements OcrEngine {
     if (found) document.language ??= found;
     const known = documentLanguage(document);
     const language = SPELLING[found ?? known ?? 'eng'];
-    return language ? spelling.correct(words, language) : words;
+    return language ? spelling.correct(words, language, this.#preferredIn(language)) : words;
   }
 
   /**
@@ -162,6 +168,17 @@ export class TesseractEngine implements OcrEngine {
   /** The page reader, the digit reader and both ONNX models, loaded side by side. */
   async warmUp(): Promise<void> {
     await Promise.all([this.#latinWorker(), this.#digitsWorker(), this.#lines.load(), this.#prices.load()]);
+  }
+
+  /** Foods' spellings in `language` (none in English: its flyers lose no accents to OCR). */
+  #preferredIn(language: SpellingLanguage): PreferredSpellings | undefined {
+    if (language === 'en' || !this.#options.preferredSpellings) return undefined;
+    let preferred = this.#preferred.get(language);
+    if (!preferred) {
+      preferred = new PreferredSpellings(this.#options.preferredSpellings(language));
+      this.#preferred.set(language, preferred);
+    }
+    return preferred;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { foodWords } from './vocabulary.ts';
+
+describe('the food vocabulary', () => {
+  it("holds the reference's names in one language with their accents, word by word", () => {
+    const portuguese = new Set(foodWords('pt'));
+    for (const word of ['abóbora', 'maçã', 'feijão', 'cenoura']) expect(portuguese).toContain(word);
+    expect(portuguese).not.toContain('pêche');
+    expect(new Set(foodWords('fr'))).toContain('pêche');
+    expect(foodWords('es').every((w) => w === w.toLowerCase() && /^\p{L}{3,}$/u.test(w))).toBe(true);
+  });
+});
