@@ -144,6 +144,11 @@ describe('price and unit recognition', () => {
     ['Piña golden unidad', 'each'],
     ['Ananas Stück', 'each'],
     ['Unidades limitadas', undefined],
+    ['Ovos Vermelhos Bdj. Grado C/30', 'C/30'],
+    ['Cerveja Lata c/ 12 un', 'c/ 12 un'],
+    ['Empanadas 2,50 c/u', 'each'],
+    ['Aipim c/ Casca', undefined],
+    ['Coxa C/SOBRECOXA', undefined],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });

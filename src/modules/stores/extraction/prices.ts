@@ -136,9 +136,13 @@ const FRAME_WORDS =
 const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
-/** "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each", "cada 100g", "Unidade". */
+/**
+ * "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each",
+ * "cada 100g", "Unidade"; a pack's count after "c/" (com, con: with), "c/30", "C/12 un", and
+ * Spanish "c/u" (cada uno, each).
+ */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$))`,
+  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
   'iu',
 );
 
@@ -155,7 +159,7 @@ function normaliseUnit(raw: string): string {
   if (/^(?:kg|lbs?)$/i.test(unit)) return `per ${unit.toLowerCase()}`;
   if (rate) return `per ${rate[1]!.trim()}`.replace(/\bper (ea|each)\.?$/i, 'each');
   // A word for "piece" alone under a name ("Abacaxi Pérola / Unidade") prices one of it.
-  if (/^(?:ea\.?|cada|unidade|unidad|unité|stück)$/iu.test(unit)) return 'each';
+  if (/^(?:ea\.?|cada|unidade|unidad|unité|stück|c\/u)$/iu.test(unit)) return 'each';
   return unit;
 }
 
