@@ -3,6 +3,8 @@
  * "24,-", "1.99$", "$5", "was 3.49 now 2.99", "2 for $5" (a multi-buy becomes the per-unit price),
  * units "per kg", "/lb", "je 100 g", "1 l", "each", and pack sizes such as "1 Sack (10Kg)".
  */
+import { inPersianForms } from './arabic-letters.ts';
+
 export interface PriceToken {
   value: number;
   /** The character range of the token in the text it was found in. */
@@ -233,10 +235,10 @@ const CARD_NOTE_RTL =
  */
 const RTL_PRICE_WORDS = new Set(
   (
-    'درهم دراهم ریال ريال دینار جنیه تومان یورو دولار لیره ' +
-    'گرم غرام جرام کیلو کیلوگرم کغ کجم کگ لتر لیتر میل مل عدد حبه حبة قطعه قطعة بسته عبوه عبوة ' +
+    'درهم دراهم ریال دینار جنیه تومان یورو دولار لیره ' +
+    'گرم غرام جرام کیلو کیلوگرم کغ کجم کگ لتر لیتر میل مل عدد حبة قطعة بسته عبوة ' +
     'السعر سعر قیمت قبلی اصلی السابق القدیم الاصلی الأصلی ' +
-    'وفر وفّر تخفیف خصم بدون فقط عرض عروض'
+    'وفر تخفیف خصم بدون فقط عرض عروض'
   )
     .split(' ')
     .map(persianForms),
@@ -249,11 +251,10 @@ const RTL_PRICE_WORDS_MISREAD = 'درهم دراهم قیمت قبلی اصلی 
   .split(' ')
   .map(persianForms);
 
+/** A word as the price words are listed: Persian yeh and kaf, no vowel marks or tatweel, ة as ه. */
 function persianForms(word: string): string {
-  return word
+  return inPersianForms(word)
     .replace(/[\u064B-\u065F\u0670\u0640]/gu, '')
-    .replace(/[يى]/gu, 'ی')
-    .replace(/ك/gu, 'ک')
     .replace(/ة/gu, 'ه');
 }
 

@@ -1,4 +1,5 @@
 import type { LayoutItem } from './layout.ts';
+import { inArabicForms, inPersianForms } from './arabic-letters.ts';
 import { findPrices } from './prices.ts';
 
 /**
@@ -188,14 +189,6 @@ export function joinSplitDigits(items: readonly LayoutItem[]): LayoutItem[] {
 }
 
 const PERSIAN_ONLY = /[پچژگ]/u;
-const ARABIC_FORMS: Array<[RegExp, string]> = [
-  [/[يى]/gu, 'ی'],
-  [/ك/gu, 'ک'],
-];
-const PERSIAN_FORMS: Array<[RegExp, string]> = [
-  [/ی/gu, 'ي'],
-  [/ک/gu, 'ك'],
-];
 
 /**
  * OCR of Arabic script mixes the Arabic and Persian forms of yeh and kaf (ي ى / ی, ك / ک) within
@@ -205,9 +198,9 @@ const PERSIAN_FORMS: Array<[RegExp, string]> = [
 export function harmoniseArabicScript(items: readonly LayoutItem[]): LayoutItem[] {
   const all = items.map((i) => i.text).join(' ');
   if (!/\p{Script=Arabic}/u.test(all)) return [...items];
-  const forms = PERSIAN_ONLY.test(all) ? ARABIC_FORMS : PERSIAN_FORMS;
+  const inPageForms = PERSIAN_ONLY.test(all) ? inPersianForms : inArabicForms;
   return items.map((item) => {
-    const text = forms.reduce((t, [from, to]) => t.replace(from, to), item.text);
+    const text = inPageForms(item.text);
     return text === item.text ? item : { ...item, text };
   });
 }
