@@ -83,6 +83,7 @@ async function scoreFolder(
             regularPrice: regular,
             unit: offer.unit,
             validUntil: offer.validUntil,
+            confidence: offer.confidence,
           });
         }
       }
@@ -118,7 +119,7 @@ function printSideBySide(file: string, labels: FlyerLabels, offers: ExtractedOff
     }
     for (const o of offers.filter((x) => x.page === page)) {
       console.log(
-        `  ${mark(o)} extracted ${o.price.toFixed(2)} ${o.regularPrice ?? ''} | ${o.product} | ${o.unit}`,
+        `  ${mark(o)} extracted ${o.price.toFixed(2)} ${o.regularPrice ?? ''} | ${o.product} | ${o.unit} | ${o.confidence?.toFixed(2) ?? ''}`,
       );
     }
   }

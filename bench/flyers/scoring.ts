@@ -30,6 +30,8 @@ export interface ExtractedOfferForScoring {
   regularPrice: number | null;
   unit: string;
   validUntil: string;
+  /** The reader's confidence (shown by --show). */
+  confidence?: number;
 }
 
 export interface FlyerScore {

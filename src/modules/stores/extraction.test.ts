@@ -99,6 +99,14 @@ describe('price and unit recognition', () => {
     ['2,99 €/kg', [2.99]],
     ['$2.49 per lb', [2.49]],
     ['Totale al 3,99', [3.99]],
+    // Arabic-script flyers: the amount before its currency word, multi-buys of pieces, in the
+    // order read and in the order OCR's words stand on the page (currency first).
+    ['15 درهم', [15]],
+    ['2 حبة 15 درهم', [7.5]],
+    ['درهم 15 حبة 2', [7.5]],
+    ['2 عدد 20 €', [10]],
+    ['€ 20 عدد 2', [10]],
+    ['500 غرام', []],
   ])('%s → %j', (text, values) => {
     expect(findPrices(text).map((p) => p.value)).toEqual(values);
   });
@@ -236,6 +244,7 @@ describe('layout parser', () => {
     'قیمت قبلی',
     '© قبلی قیست',
     'السعر السابق',
+    'اسع السابق', // its first word struck through, as OCR reads it
     'بدلاً من',
     'cartão R',
     'Kundenkarte',
@@ -338,10 +347,10 @@ describe('layout parser', () => {
     expect(clean!.confidence).toBeGreaterThanOrEqual(0.5);
   });
 
-  it('lets OCR doubt weigh less in Latin-script print than in right-to-left scripts', () => {
-    const doubtful = (text: string, x: number, y: number, size: number): LayoutItem => ({
+  it('weighs OCR doubt alike in Latin-script and right-to-left print (their prices are read alike now)', () => {
+    const doubtful = (text: string, x: number, y: number, size: number, confidence = 0.6): LayoutItem => ({
       ...item(text, x, y, size),
-      confidence: 0.6,
+      confidence,
     });
     const [latin] = parseLayout([doubtful('Tomatoes per lb', 40, 100, 14), doubtful('$1.99', 40, 130, 40)]);
     const [persian] = parseLayout([
@@ -349,7 +358,36 @@ describe('layout parser', () => {
       doubtful('1,99 €', 40, 130, 40),
     ]);
     expect(latin!.confidence).toBeGreaterThanOrEqual(0.5);
-    expect(persian!.confidence).toBeLessThan(0.5);
+    expect(persian!.confidence).toBe(latin!.confidence);
+    const [unsure] = parseLayout([
+      doubtful('گوجه فرنگی', 40, 100, 14, 0.3),
+      doubtful('1,99 €', 40, 130, 40, 0.3),
+    ]);
+    expect(unsure!.confidence).toBeLessThan(0.5);
+  });
+
+  it('gives each right-to-left tile of a row its own price (name at the right edge, price at the left)', () => {
+    // OCR of two Arabic tiles side by side: each price line reads "<currency> <amount>" left to
+    // right on the page, the right tile's currency word close to the left tile's amount.
+    const ocr = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+      ...at(text, x, y, width, height),
+      confidence: 0.9,
+    });
+    const offers = parseLayout([
+      ocr('أحمر', 242, 452, 66, 37),
+      ocr('عدس', 332, 452, 65, 37),
+      ocr('خيار', 741, 453, 56, 30),
+      ocr('درهم', 40, 637, 128, 56),
+      ocr('15', 189, 629, 47, 41),
+      ocr('حبة', 257, 620, 91, 64),
+      ocr('2', 368, 629, 28, 41),
+      ocr('درهم', 449, 630, 153, 69),
+      ocr('2.99', 628, 621, 130, 50),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice]).sort()).toEqual([
+      ['خيار', 2.99, 2.99],
+      ['عدس أحمر', 7.5, 7.5],
+    ]);
   });
 
   it.each([

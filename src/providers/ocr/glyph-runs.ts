@@ -14,7 +14,11 @@ const WORK_PIXELS = 4_000_000;
  * connected patch of ink at least `minHeight` tall, not much wider than tall, and hollow enough to
  * be a stroke shape rather than a filled photo blob.
  */
-export async function findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
+export async function findTallGlyphRuns(
+  image: Buffer,
+  minHeight: number,
+  options: { bars?: boolean } = {},
+): Promise<ImageRegion[]> {
   const picture = await loadImage(image);
   const scale = Math.min(
     1,
@@ -29,7 +33,7 @@ export async function findTallGlyphRuns(image: Buffer, minHeight: number): Promi
   const rgba = g.getImageData(0, 0, width, height).data;
   const ink = new Uint8Array(width * height);
   for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(rgba, i * 4) ? 1 : 0;
-  const glyphs = components(ink, width, height).filter((c) => isGlyph(c, minHeight * scale, height));
+  const glyphs = components(ink, width, height).filter((c) => isGlyph(c, minHeight * scale, height, options));
   return runs(glyphs).map((r) => ({
     x: r.left / scale,
     y: r.top / scale,
@@ -38,12 +42,22 @@ export async function findTallGlyphRuns(image: Buffer, minHeight: number): Promi
   }));
 }
 
-function isGlyph(c: Component, minHeight: number, pageHeight: number): boolean {
+/**
+ * `bars`: a solid upright bar counts too (an Arabic-Indic ١ fills its box; in Latin print such a bar
+ * is as often a rule or a frame's edge as a digit).
+ */
+function isGlyph(
+  c: Component,
+  minHeight: number,
+  pageHeight: number,
+  { bars = false }: { bars?: boolean },
+): boolean {
   const h = c.bottom - c.top + 1;
   const w = c.right - c.left + 1;
   // Display prices are a few times body text, never a frame or a panel.
   if (h < minHeight || h > minHeight * 4 || h > pageHeight * 0.2) return false;
   if (w > h * 1.6) return false;
+  if (bars && w <= h * 0.4) return true;
   return c.pixels / (w * h) < 0.7; // strokes, not a filled shape
 }
 

@@ -37,6 +37,36 @@ describe.runIf(existsSync(ARABIC_FACE))('TesseractEngine on other scripts', () =
   }, 60_000);
 });
 
+describe.runIf(existsSync(ARABIC_FACE))('TesseractEngine on Arabic-script display prices', () => {
+  it('reads big Arabic-Indic prices with the digit reader, in Western digits, settled', async () => {
+    GlobalFonts.registerFromPath(ARABIC_FACE, 'ArabicPageFace');
+    const canvas = createCanvas(1000, 560);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.direction = 'rtl';
+    g.textAlign = 'right';
+    const tiles: Array<[string, string, number]> = [
+      ['دجاج طازج', '١٤.٢٩ درهم', 960],
+      ['لبنة', '٩.٢٩ درهم', 460],
+    ];
+    for (const [name, price, right] of tiles) {
+      g.fillStyle = '#111';
+      g.font = 'bold 36px ArabicPageFace';
+      g.fillText(name, right, 80);
+      g.fillText('السعر السابق ١٦.٧٩ درهم', right, 150);
+      g.fillStyle = '#c2185b';
+      g.font = 'bold 84px ArabicPageFace';
+      g.fillText(price, right - 40, 330);
+    }
+    const words = await engine.recognize(canvas.toBuffer('image/png'));
+    const prices = words.filter((w) => w.settled).map((w) => w.text);
+    expect(prices).toEqual(expect.arrayContaining(['14.29', '9.29']));
+    // Their currency and the names stay as OCR read them.
+    expect(words.map((w) => w.text).join(' ')).toMatch(/درهم/);
+  }, 60_000);
+});
+
 describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script languages', () => {
   it('reads a Portuguese page with its accents (read in English, given back by the dictionary)', async () => {
     const words = await engine.recognize(

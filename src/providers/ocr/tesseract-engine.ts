@@ -18,6 +18,7 @@ import {
 import { PaddleLineRecognizer } from './line-recognizer.ts';
 import { loadImage } from '@napi-rs/canvas';
 import { findTallGlyphRuns } from './glyph-runs.ts';
+import { withArabicIndicPrices } from './arabic-prices.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
@@ -91,12 +92,12 @@ export class TesseractEngine implements OcrEngine {
     const lines = await this.#lines.detect(image);
     const words = onLines(await this.#pageReading(image, document), lines);
     const strips = rowStrips(missedLines(lines, words));
-    if (strips.length === 0) return this.#spelt(words, document);
+    if (strips.length === 0) return this.#spelt(image, words, document);
     const stack = await stackLines(await isolateText(image, lines), strips);
     const reread = wordsOnPage(await this.#read(stack.png, words), stack.placements);
     const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
     const all = readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));
-    return this.#spelt(all, document);
+    return this.#spelt(image, all, document);
   }
 
   /**
@@ -116,9 +117,12 @@ export class TesseractEngine implements OcrEngine {
     return words;
   }
 
-  /** The page's words checked against its language's dictionary (none for German: see spelling.ts). */
-  async #spelt(words: OcrWord[], document: OcrDocument): Promise<OcrWord[]> {
-    if (arabicScriptShare(words) > 0.5) return words;
+  /**
+   * The page's words checked against its language's dictionary (none for German: see spelling.ts);
+   * an Arabic-script page's display prices read by the Arabic-Indic digit reader instead.
+   */
+  async #spelt(image: Buffer, words: OcrWord[], document: OcrDocument): Promise<OcrWord[]> {
+    if (arabicScriptShare(words) > 0.5) return withArabicIndicPrices(image, words);
     // The lines read again may show the language where the page reading did not.
     const found = pageLanguage(words);
     if (found) document.language ??= found;

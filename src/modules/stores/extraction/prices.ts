@@ -17,13 +17,31 @@ export interface PriceToken {
 }
 
 const CURRENCY = '[€$£]';
+/** Currency words of Arabic-script flyers, after the amount ("١٥ درهم"). */
+const ARABIC_SCRIPT_CURRENCY =
+  '(?:درهم|دراهم|ريال|ریال|دينار|دینار|جنيه|تومان|ليرة|يورو|یورو)(?![\u0600-\u06ff])';
+
+/** A word that is an Arabic-script currency ("درهم"), which follows its amount: on the page, left of it. */
+export function isArabicScriptCurrency(word: string): boolean {
+  return new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`).test(word.trim());
+}
 const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–)?`;
 const PRICE_RE = new RegExp(
-  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,]\d)`,
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,]\d)`,
+  'g',
+);
+/** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
+const PIECES_FOR = String.raw`(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)\s*(?:ب|بـ|به)?`;
+/**
+ * The same read left to right as printed ("درهم ١٥ حبة ٢": OCR's words of a right-to-left line in
+ * their places on the page): currency, total, pieces, count.
+ */
+const PIECES_FOR_AS_PRINTED_RE = new RegExp(
+  String.raw`(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)\s*(\d{1,2})(?![\d.,])`,
   'g',
 );
 const MULTI_BUY_RE = new RegExp(
-  String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur|pour|por|per|\/)\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY})?`,
+  String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur|pour|por|per|\/|${PIECES_FOR})\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
@@ -97,6 +115,15 @@ export function findPrices(text: string): PriceToken[] {
     if (!(count >= 2) || !(total > 0) || (!match[2] && !match[4] && !/[.,]/.test(match[3] ?? ''))) continue;
     const start = match.index;
     const end = start + match[0].length;
+    taken.push([start, end]);
+    tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
+  }
+  for (const match of clean.matchAll(PIECES_FOR_AS_PRINTED_RE)) {
+    const count = Number(match[3]);
+    const total = amountOf(match[2] ?? '');
+    const start = match.index;
+    const end = start + match[0].length;
+    if (!(count >= 2) || !(total > 0) || taken.some(([a, b]) => start < b && end > a)) continue;
     taken.push([start, end]);
     tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
   }
@@ -224,7 +251,7 @@ const PRICE_NOTE =
  * السابق", "السعر القديم"; "بدلاً من": instead of). Neither a card nor a price is a product.
  */
 const CARD_NOTE_RTL =
-  /(?:ال)?بطاقة|کارت|كارت|قی[مس]ت\s*(?:قبلی|اصلی)|(?:قبلی|اصلی)\s*قی[مس]ت|السعر\s*(?:السابق|القديم|الأصلي)|بدلا[ًً]?\s*من/u;
+  /(?:ال)?بطاقة|کارت|كارت|قی[مس]ت\s*(?:قبلی|اصلی)|(?:قبلی|اصلی)\s*قی[مس]ت|السعر\s*(?:السابق|القديم|الأصلي)|بدلا[ًً]?\s*من|(?<![\u0600-\u06ff])(?:السابق|قبلی)(?![\u0600-\u06ff])/u;
 
 /**
  * Arabic-script words that say how an offer is priced or sold, never what it is: currencies
