@@ -164,3 +164,30 @@ describe('OCR words checked against the page language', () => {
     expect(sure!.confidence).toBe(0.96);
   });
 });
+
+describe('Persian OCR words checked against the Persian dictionary', () => {
+  const corrector = new SpellingCorrector();
+  const spelt = async (texts: string[], confidence = 0.9) =>
+    (
+      await corrector.correct(
+        texts.map((t) => word(t, confidence)),
+        'fa',
+      )
+    ).map((w) => w.text);
+
+  it('gives back the mark OCR lost from a letter, however sure OCR was', async () => {
+    expect(await spelt(['کوشت', 'کوسفندی', 'جیتی', 'ینیر'])).toEqual(['گوشت', 'گوسفندی', 'چیتی', 'پنیر']);
+  });
+
+  it('takes a letter of the same stroke when no mark was lost ("برتج" → "برنج")', async () => {
+    expect(await spelt(['برتج', 'ایراتی'])).toEqual(['برنج', 'ایرانی']);
+  });
+
+  it('reads the Arabic model\'s kaf and yeh as Persian ones ("كوشت")', async () => {
+    expect(await spelt(['كوشت'])).toEqual(['گوشت']);
+  });
+
+  it('leaves a word the dictionary holds, and one it cannot settle, as read', async () => {
+    expect(await spelt(['جای', 'زعفران', 'خرما', 'ققققق'])).toEqual(['جای', 'زعفران', 'خرما', 'ققققق']);
+  });
+});

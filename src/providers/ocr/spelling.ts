@@ -2,16 +2,40 @@ import { fold, HunspellDictionary, type DictionaryWord } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
 
 /**
- * Languages whose spelling dictionary ships with the service (npm `dictionary-*`, LGPL/MPL/MIT).
- * German's and Italian's are GPL-only and are left out.
+ * Languages whose spelling dictionary ships with the service (npm `dictionary-*`, LGPL/MPL/MIT,
+ * Persian's Apache-2.0). German's and Italian's are GPL-only and are left out; npm has no Arabic one.
  */
-export type SpellingLanguage = 'en' | 'pt' | 'es' | 'fr';
+export type SpellingLanguage = 'en' | 'pt' | 'es' | 'fr' | 'fa';
 
 const PACKAGES: Record<SpellingLanguage, string> = {
   en: 'dictionary-en',
   pt: 'dictionary-pt',
   es: 'dictionary-es',
   fr: 'dictionary-fr',
+  fa: 'dictionary-fa',
+};
+
+/**
+ * Persian letters OCR takes for one another: the same stroke with its dots or its bar lost or
+ * added ("کوشت" for "گوشت", "جای" for "چای", "برتج" for "برنج"). Persian words are short, so a
+ * misread one is corrected only into a letter of its own group, where any letter a word away
+ * would leave several words to choose from.
+ */
+const PERSIAN_CONFUSED = ['بپتثنی', 'جچحخ', 'دذ', 'رزژ', 'سش', 'صض', 'طظ', 'عغ', 'فق', 'کگ'];
+/** OCR loses marks more than it adds them: each letter as read, and the marked ones it may have lost. */
+const PERSIAN_MARK_LOST: Record<string, string> = {
+  ک: 'گ',
+  ج: 'چ',
+  ح: 'جچخ',
+  ب: 'پ',
+  ی: 'پ',
+  ر: 'زژ',
+  ز: 'ژ',
+  د: 'ذ',
+  س: 'ش',
+  ص: 'ض',
+  ط: 'ظ',
+  ع: 'غ',
 };
 
 /** Shorter words are left as read: too many words lie one letter apart. */
@@ -101,9 +125,12 @@ function correctWord(
   budget: { searches: number },
   preferred: PreferredSpellings,
 ): OcrWord[] {
-  const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+)([^\p{L}\d]*)$/u.exec(word.text);
+  const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+|[\p{Script=Arabic}\u200c]+)([^\p{L}\d]*)$/u.exec(word.text);
   if (word.settled || !parts) return [word];
-  const [, before, core, after] = parts as unknown as [string, string, string, string];
+  const [, before, read, after] = parts as unknown as [string, string, string, string];
+  const persian = /\p{Script=Arabic}/u.test(read);
+  // The Persian and Arabic models write yeh and kaf each their way (ي ك / ی ک): Persian's here.
+  const core = persian ? read.replace(/[يى]/gu, 'ی').replace(/ك/gu, 'ک') : read;
   const folded = fold(core);
   if (folded.length < 3 || folded.length > MAX_WORD_LETTERS) return [word];
   const same = dictionary.wordsFolding(folded);
@@ -116,7 +143,10 @@ function correctWord(
   const accented = only(same);
   if (accented)
     return [confirmed({ ...word, text: before + inCaseOf(core, accented) + after }, folded, SPELT)];
-  if (same.length > 0 || folded.length < MIN_CORRECTED_LETTERS || word.confidence >= UNSURE) return [word];
+  if (same.length > 0) return [word];
+  // tesseract's Persian model is sure of words it misread by a dot: its certainty is not asked.
+  if (persian) return [nearestPersian(word, before, after, folded, dictionary, budget)];
+  if (folded.length < MIN_CORRECTED_LETTERS || word.confidence >= UNSURE) return [word];
   const glued = GLUED_UNIT.exec(core);
   if (glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
     return splitWord(word, before, glued);
@@ -126,6 +156,44 @@ function correctWord(
   return near
     ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]
     : [word];
+}
+
+/**
+ * The one word of the dictionary a confusable letter away from a misread Persian word, if one:
+ * first among the letters with the mark OCR lost ("کوشت" → "گوشت" rather than "کوشی"), then among
+ * all letters of the same stroke.
+ */
+function nearestPersian(
+  word: OcrWord,
+  before: string,
+  after: string,
+  folded: string,
+  dictionary: HunspellDictionary,
+  budget: { searches: number },
+): OcrWord {
+  if (budget.searches <= 0) return word;
+  budget.searches -= 1;
+  const near =
+    only(lettersAway(folded, dictionary, (letter) => PERSIAN_MARK_LOST[letter] ?? '')) ??
+    only(lettersAway(folded, dictionary, (letter) => PERSIAN_CONFUSED.find((g) => g.includes(letter)) ?? ''));
+  return near ? confirmed({ ...word, text: before + near + after }, folded, CORRECTED) : word;
+}
+
+/** Dictionary words with one letter of `folded` replaced by one `others` gives for it. */
+function lettersAway(
+  folded: string,
+  dictionary: HunspellDictionary,
+  others: (letter: string) => string,
+): DictionaryWord[] {
+  const found = new Map<string, DictionaryWord>();
+  [...folded].forEach((letter, i) => {
+    for (const other of others(letter)) {
+      if (other === letter) continue;
+      for (const candidate of dictionary.wordsFolding(folded.slice(0, i) + other + folded.slice(i + 1)))
+        found.set(candidate.word, candidate);
+    }
+  });
+  return [...found.values()];
 }
 
 /**

@@ -122,7 +122,10 @@ export class TesseractEngine implements OcrEngine {
    * an Arabic-script page's display prices read by the Arabic-Indic digit reader instead.
    */
   async #spelt(image: Buffer, words: OcrWord[], document: OcrDocument): Promise<OcrWord[]> {
-    if (arabicScriptShare(words) > 0.5) return withArabicIndicPrices(image, words);
+    if (arabicScriptShare(words) > 0.5) {
+      const read = await withArabicIndicPrices(image, words);
+      return isPersian(read) ? spelling.correct(read, 'fa') : read;
+    }
     // The lines read again may show the language where the page reading did not.
     const found = pageLanguage(words);
     if (found) document.language ??= found;
@@ -176,7 +179,7 @@ export class TesseractEngine implements OcrEngine {
 
   /** Foods' spellings in `language` (none in English: its flyers lose no accents to OCR). */
   #preferredIn(language: SpellingLanguage): PreferredSpellings | undefined {
-    if (language === 'en' || !this.#options.preferredSpellings) return undefined;
+    if (language === 'en' || language === 'fa' || !this.#options.preferredSpellings) return undefined;
     let preferred = this.#preferred.get(language);
     if (!preferred) {
       preferred = new PreferredSpellings(this.#options.preferredSpellings(language));
@@ -290,6 +293,16 @@ function arabicScriptShare(words: readonly OcrWord[]): number {
   const all = words.reduce((sum, w) => sum + letters(w), 0);
   const arabic = words.reduce((sum, w) => sum + (w.text.match(/\p{Script=Arabic}/gu) ?? []).length, 0);
   return all === 0 ? 0 : arabic / all;
+}
+
+/**
+ * A page in Persian rather than Arabic: it shows letters Arabic does not have (پ چ ژ گ) more than
+ * ones Persian does not use (ة ى). There is no Arabic dictionary to check the other against.
+ */
+function isPersian(words: readonly OcrWord[]): boolean {
+  const text = words.map((w) => w.text).join(' ');
+  const persian = (text.match(/[پچژگ]/gu) ?? []).length;
+  return persian >= 2 && persian > (text.match(/[ةى]/gu) ?? []).length;
 }
 
 function confidentLetterShare(words: readonly OcrWord[]): number {

@@ -292,7 +292,10 @@ function persianForms(word: string): string {
 export function isRtlPriceWord(raw: string): boolean {
   const word = persianForms(raw.replace(/[^\p{L}\p{M}]/gu, ''));
   if (!/^\p{Script=Arabic}+$/u.test(word)) return false;
-  if (RTL_PRICE_WORDS.has(word) || (word.startsWith('ا') && RTL_PRICE_WORDS.has(word.slice(1)))) return true;
+  if (RTL_PRICE_WORDS.has(word)) return true;
+  // A count of one glued to its unit, the ١ read as alef ("اگرم"), and گ as ک ("اکرم").
+  if (word.startsWith('ا') && RTL_PRICE_WORDS.has(word.slice(1).replace(/ک/gu, 'گ'))) return true;
+  if (word.startsWith('ا') && RTL_PRICE_WORDS.has(word.slice(1))) return true;
   return word.length >= 3 && RTL_PRICE_WORDS_MISREAD.some((known) => oneEditApart(word, known));
 }
 
