@@ -66,7 +66,7 @@ const GAP = 0.46;
 /** Nearest-shape distance above which a patch is not a digit (a letter of "درهم", a photo's edge). */
 const MAX_DISTANCE = 15;
 /** …and the nearest other digit's shape must be this much farther. */
-const MIN_RATIO = 1.15;
+const MIN_RATIO = 1.05;
 
 /**
  * Runs of patches, left to right, that are digits or marks (under MARK_SHARE of the tallest
