@@ -367,6 +367,32 @@ describe('layout parser', () => {
     expect(unsure!.confidence).toBeLessThan(0.5);
   });
 
+  it('gives an OCR regular price read without its comma its comma back, and drops one far above the price', () => {
+    const ocr = (text: string, x: number, y: number, size: number): LayoutItem => ({
+      ...item(text, x, y, size),
+      confidence: 0.9,
+    });
+    const offers = parseLayout([
+      ocr('Vollkornbrot', 40, 100, 14),
+      ocr('statt 225 €', 40, 120, 10),
+      ocr('1,95 €', 40, 140, 40),
+      ocr('Speisekartoffeln', 400, 100, 14),
+      ocr('statt 18,95', 400, 120, 10),
+      ocr('3,49 €', 400, 140, 40),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Vollkornbrot', 1.95, 2.25],
+      ['Speisekartoffeln', 3.49, 3.49],
+    ]);
+    // A text layer's prices are as printed.
+    const [printed] = parseLayout([
+      item('Speisekartoffeln', 40, 100, 14),
+      item('statt 18,95', 40, 120, 10),
+      item('3,49 €', 40, 140, 40),
+    ]);
+    expect(printed!.originalPrice).toBe(18.95);
+  });
+
   it('gives each right-to-left tile of a row its own price (name at the right edge, price at the left)', () => {
     // OCR of two Arabic tiles side by side: each price line reads "<currency> <amount>" left to
     // right on the page, the right tile's currency word close to the left tile's amount.

@@ -436,7 +436,8 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (group.prices.length === 0 || group.nameParts.length === 0) return undefined;
   // Only a "was"/regular price was read (the offer's own price was not): no offer, rather than a wrong one.
   if (group.prices.every((p) => p.marked === 'old')) return undefined;
-  const { original, discounted } = choosePrices(group.prices);
+  const chosen = choosePrices(group.prices);
+  const discounted = chosen.discounted;
   let name = group.nameParts.join(' ').replace(/\s+/g, ' ').trim();
   let brand = group.brand?.trim() ?? '';
   if (!brand) {
@@ -452,9 +453,11 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   // How sure OCR was of the name and the prices; a small unit word read poorly ("le kg") says little.
   const ocr = group.cells.filter((c) => !c.unitOnly).map((c) => c.confidence);
   const certainty = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
+  const original = certainty < 1 ? readRegularPrice(chosen.original, discounted) : chosen.original;
   let confidence = 0.55;
   if (unit) confidence += 0.15;
-  if (original > discounted || group.prices.some((p) => p.marked)) confidence += 0.2;
+  // A second price printed says "offer", even one read wrong.
+  if (chosen.original > discounted || group.prices.some((p) => p.marked)) confidence += 0.2;
   if (group.prices.length > 3) confidence -= 0.2;
   // OCR noise read as a name ("Potd§oe", "(WEE Al") is kept for audit rather than shown.
   if (certainty < 1) confidence *= nameLikelihood(`${brand} ${name}`);
@@ -516,6 +519,23 @@ function boxOf(cells: Cell[]): OfferBox {
     width: Math.max(...cells.map((c) => c.right)) - x,
     height: Math.max(...cells.map((c) => c.bottom)) - y,
   };
+}
+
+/** No labelled offer, real or generated, is cheaper than 40 % of its regular price. */
+const MAX_REGULAR_RATIO = 2.5;
+
+/**
+ * OCR's regular price far above the offer's is a misreading more often than a deal (generated seeds
+ * 1–4: of 30 such offers, 27 had their price right and their regular one wrong, "2,25" read without
+ * its comma as 225, a neighbouring tile's price): one read without its comma gets it back when that
+ * makes it plausible; any other is dropped, the offer kept.
+ */
+function readRegularPrice(original: number, discounted: number): number {
+  if (original <= discounted * MAX_REGULAR_RATIO) return original;
+  const withComma = original / 100;
+  if (Number.isInteger(original) && withComma > discounted && withComma <= discounted * MAX_REGULAR_RATIO)
+    return withComma;
+  return discounted;
 }
 
 function choosePrices(prices: PriceToken[]): { original: number; discounted: number } {
