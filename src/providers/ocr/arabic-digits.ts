@@ -111,8 +111,12 @@ function readRun(run: readonly Glyph[]): Reading | undefined {
   const top = median(digits.map((g) => g.c.top));
   const baseline = median(digits.map((g) => g.c.bottom));
   const read = run.flatMap(({ c, digit }) => {
-    if (digit && boxHeight(c) >= digitHeight * MARK_SHARE)
+    if (digit && boxHeight(c) >= digitHeight * MARK_SHARE) {
+      // Digits of one number stand on one baseline; a stroke of a photo's texture need not.
+      if (Math.abs(c.bottom - baseline) > digitHeight * BASELINE_SLACK)
+        return [{ text: '|', confidence: 0, c }];
       return [{ text: String(digit.digit), confidence: digit.confidence, c }];
+    }
     const mark = smallMark(c, digitHeight, top, baseline);
     return mark ? [{ text: mark, confidence: 1, c }] : [];
   });
@@ -122,7 +126,9 @@ function readRun(run: readonly Glyph[]): Reading | undefined {
       const part = read.slice(from, to);
       const text = part.map((r) => r.text).join('');
       const form = /^\d{1,4}\.\d{2}$/.test(text) ? 2 : /^\d{1,4}$/.test(text) ? 1 : 0;
-      if (form === 0) continue;
+      // Bars and specks (a barcode, a photo's texture) read as ones and zeros: a number needs another
+      // digit ("١٠.٠٠" is left to OCR).
+      if (form === 0 || !/[2-9]/.test(text) || !evenHeights(part.map((r) => r.c))) continue;
       const digitCount = text.replace('.', '').length;
       const confidence = Math.min(...part.map((r) => r.confidence));
       const score = form * 100 + digitCount * 10 + confidence;
@@ -131,6 +137,17 @@ function readRun(run: readonly Glyph[]): Reading | undefined {
     }
   }
   return best && { text: best.text, confidence: best.confidence, box: best.box, digits: best.digits };
+}
+
+/** How far (in the digits' height) a digit's foot may lie from the number's baseline. */
+const BASELINE_SLACK = 0.15;
+/** The tallest digit of a number is at most this many times the shortest (٥ is short in some faces). */
+const MAX_HEIGHT_RATIO = 1.6;
+
+function evenHeights(patches: readonly Component[]): boolean {
+  const heights = patches.map(boxHeight);
+  const tall = Math.max(...heights);
+  return heights.filter((h) => h >= tall * MARK_SHARE).every((h) => h * MAX_HEIGHT_RATIO >= tall);
 }
 
 /** Where a mark's centre lies between the digits' tops (0) and their baseline (1) tells ٠ from the point. */

@@ -16,11 +16,15 @@ export async function withArabicIndicPrices(image: Buffer, words: readonly OcrWo
   // Display prices first, then the small ones of notes ("السعر السابق ٣.٦٩ درهم"), where no display
   // price was found.
   const found: OcrWord[] = [];
+  // A hostile picture's runs are read up to a budget: a few times the page's own pixels.
+  let budget = picture.width * picture.height * PIXEL_BUDGET;
   for (const minHeight of [Math.max(MIN_DIGIT_PIXELS, wordHeight * 0.7), MIN_DIGIT_PIXELS]) {
     const runs = joinedRuns(await findTallGlyphRuns(image, minHeight, { bars: true })).filter(
       (run) => !found.some((number) => overlaps(number, run)),
     );
     for (const run of runs.slice(0, MAX_RUNS)) {
+      budget -= run.width * run.height * 2.6; // with its margins
+      if (budget < 0) break;
       for (const number of readRun(picture, run)) if (isPrice(number, words)) found.push(number);
     }
   }
@@ -55,6 +59,8 @@ function readRun(picture: Image, run: ImageRegion): OcrWord[] {
 const MIN_DIGIT_PIXELS = 10;
 /** More display prices than any page prints; a hostile picture's thousands of runs are not all read. */
 const MAX_RUNS = 120;
+/** Pixels read in runs, in pages' worth (a real page's runs cover well under one). */
+const PIXEL_BUDGET = 2;
 
 /**
  * A price with two decimals; or a whole number ("١٥" of "٢ حبة ١٥ درهم") read with some certainty

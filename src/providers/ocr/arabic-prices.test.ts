@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { withArabicIndicPrices } from './arabic-prices.ts';
+import type { OcrWord } from './ocr.ts';
+
+const FACE = '/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf';
+const word = (
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  confidence = 0.9,
+): OcrWord => ({
+  text,
+  x,
+  y,
+  width,
+  height,
+  confidence,
+});
+
+describe.runIf(existsSync(FACE))('display prices of an Arabic-script page', () => {
+  GlobalFonts.registerFromPath(FACE, 'ArabicPricesFace');
+
+  it("replaces OCR's words of the digits with the number, keeps the words beside it", async () => {
+    // A page much taller than its prices (a glyph over a fifth of the page is a panel, not print).
+    const canvas = createCanvas(700, 600);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 700, 600);
+    g.fillStyle = '#111';
+    g.font = '36px ArabicPricesFace';
+    g.fillText('لبنة', 560, 50);
+    g.font = '84px ArabicPricesFace';
+    g.fillStyle = '#c2185b';
+    g.direction = 'rtl';
+    g.fillText('٩.٢٩ درهم', 520, 160);
+    const ocr = [
+      word('لبنة', 560, 22, 60, 40),
+      word('4۹', 340, 100, 130, 60, 0.6),
+      word('درهم', 80, 100, 160, 70),
+    ];
+    const words = await withArabicIndicPrices(canvas.toBuffer('image/png'), ocr);
+    expect(words.map((w) => w.text).sort()).toEqual(['9.29', 'درهم', 'لبنة']);
+    expect(words.find((w) => w.text === '9.29')?.settled).toBe(true);
+  });
+
+  it('finds no price in a photo-like noise of marks, and leaves the words as they were', async () => {
+    const canvas = createCanvas(1200, 1200);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 1200, 1200);
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    g.fillStyle = '#222';
+    for (let i = 0; i < 6000; i += 1)
+      g.fillRect(random() * 1200, random() * 1200, 2 + random() * 8, 4 + random() * 30);
+    const ocr = [word('زعفران', 900, 40, 120, 40), word('گرم', 700, 40, 60, 40)];
+    const words = await withArabicIndicPrices(canvas.toBuffer('image/png'), ocr);
+    expect(
+      words
+        .filter((w) => w.text.includes('.'))
+        .map((w) => [w.text, Math.round(w.x), Math.round(w.y), Math.round(w.width), Math.round(w.height)]),
+    ).toEqual([]);
+    expect(words.map((w) => w.text)).toEqual(expect.arrayContaining(['زعفران', 'گرم']));
+  });
+});
