@@ -178,6 +178,11 @@ describe('layout parser', () => {
     width,
     height,
   });
+  /** A word OCR read, with its box and its certainty. */
+  const ocrAt = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
+    ...at(text, x, y, width, height),
+    confidence: 0.9,
+  });
 
   it('splits two offers on one line and joins a currency sign printed as its own item', () => {
     const offers = parseLayout([
@@ -309,16 +314,12 @@ describe('layout parser', () => {
   );
 
   it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
-    const ocr = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      ...at(text, x, y, width, height),
-      confidence: 0.9,
-    });
     const offers = parseLayout([
-      ocr('Lechuga', 215, 740, 60, 14),
-      ocr('iceberg', 280, 740, 60, 14),
-      ocr('1,49', 215, 786, 58, 31),
-      ocr('€', 277, 786, 12, 25),
-      ocr('unidas', 295, 786, 50, 25), // "la unidad", read poorly
+      ocrAt('Lechuga', 215, 740, 60, 14),
+      ocrAt('iceberg', 280, 740, 60, 14),
+      ocrAt('1,49', 215, 786, 58, 31),
+      ocrAt('€', 277, 786, 12, 25),
+      ocrAt('unidas', 295, 786, 50, 25), // "la unidad", read poorly
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Lechuga iceberg', 1.49]]);
   });
@@ -396,20 +397,16 @@ describe('layout parser', () => {
   it('gives each right-to-left tile of a row its own price (name at the right edge, price at the left)', () => {
     // OCR of two Arabic tiles side by side: each price line reads "<currency> <amount>" left to
     // right on the page, the right tile's currency word close to the left tile's amount.
-    const ocr = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-      ...at(text, x, y, width, height),
-      confidence: 0.9,
-    });
     const offers = parseLayout([
-      ocr('أحمر', 242, 452, 66, 37),
-      ocr('عدس', 332, 452, 65, 37),
-      ocr('خيار', 741, 453, 56, 30),
-      ocr('درهم', 40, 637, 128, 56),
-      ocr('15', 189, 629, 47, 41),
-      ocr('حبة', 257, 620, 91, 64),
-      ocr('2', 368, 629, 28, 41),
-      ocr('درهم', 449, 630, 153, 69),
-      ocr('2.99', 628, 621, 130, 50),
+      ocrAt('أحمر', 242, 452, 66, 37),
+      ocrAt('عدس', 332, 452, 65, 37),
+      ocrAt('خيار', 741, 453, 56, 30),
+      ocrAt('درهم', 40, 637, 128, 56),
+      ocrAt('15', 189, 629, 47, 41),
+      ocrAt('حبة', 257, 620, 91, 64),
+      ocrAt('2', 368, 629, 28, 41),
+      ocrAt('درهم', 449, 630, 153, 69),
+      ocrAt('2.99', 628, 621, 130, 50),
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice]).sort()).toEqual([
       ['خيار', 2.99, 2.99],

@@ -2,24 +2,10 @@ import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { withArabicIndicPrices } from './arabic-prices.ts';
-import type { OcrWord } from './ocr.ts';
+import { ocrWord } from '../../../test/support/ocr-words.ts';
 
 const FACE = '/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf';
-const word = (
-  text: string,
-  x: number,
-  y: number,
-  width: number,
-  height: number,
-  confidence = 0.9,
-): OcrWord => ({
-  text,
-  x,
-  y,
-  width,
-  height,
-  confidence,
-});
+const word = ocrWord;
 
 describe.runIf(existsSync(FACE))('display prices of an Arabic-script page', () => {
   GlobalFonts.registerFromPath(FACE, 'ArabicPricesFace');

@@ -9,23 +9,9 @@ import {
   withLinesReread,
   withPriceLines,
 } from './missed-lines.ts';
-import type { OcrWord } from './ocr.ts';
+import { ocrWord } from '../../../test/support/ocr-words.ts';
 
-const word = (
-  text: string,
-  x: number,
-  y: number,
-  width: number,
-  height: number,
-  confidence = 0.95,
-): OcrWord => ({
-  text,
-  x,
-  y,
-  width,
-  height,
-  confidence,
-});
+const word = ocrWord;
 
 describe('lines the page reading missed', () => {
   const name = { x: 100, y: 100, width: 200, height: 30 };
