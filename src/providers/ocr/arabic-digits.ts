@@ -12,11 +12,12 @@ interface Template {
 }
 
 /**
- * The numbers in a region (a line of print): display prices of Arabic-script flyers in Arabic-Indic (٠–٩) or Persian (۰–۹) digits, which
- * neither tesseract's Arabic and Persian models nor PaddleOCR's Latin recogniser read ("٢٣.٥٤" came
- * back as ".1.0"). Each digit is one patch of ink; it is told by the nearest of the shapes the
- * digits have in the Arabic faces of Debian's font packages (`scripts/ocr/arabic-digit-templates.ts`).
- * Zero (٠) is a small mark at mid-height, the decimal point one on the baseline.
+ * The numbers in a region (a line of print): display prices of Arabic-script flyers in
+ * Arabic-Indic (٠–٩) or Persian (۰–۹) digits, which neither tesseract's Arabic and Persian models
+ * nor PaddleOCR's Latin recogniser read ("٢٣.٥٤" came back as ".1.0"). Each digit is one patch of
+ * ink; it is told by the nearest of the shapes the digits have in the Arabic faces of Debian's font
+ * packages (`scripts/ocr/arabic-digit-templates.ts`). Zero (٠) is a small mark at mid-height, the
+ * decimal point one on the baseline.
  */
 export function readArabicIndicNumbers(
   rgba: Uint8ClampedArray,
