@@ -1,3 +1,4 @@
+import { inPersianForms } from './arabic-letters.ts';
 import { fold, HunspellDictionary, type DictionaryWord } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
 
@@ -130,7 +131,7 @@ function correctWord(
   const [, before, read, after] = parts as unknown as [string, string, string, string];
   const persian = /\p{Script=Arabic}/u.test(read);
   // The Persian and Arabic models write yeh and kaf each their way (ي ك / ی ک): Persian's here.
-  const core = persian ? read.replace(/[يى]/gu, 'ی').replace(/ك/gu, 'ک') : read;
+  const core = persian ? inPersianForms(read) : read;
   const folded = fold(core);
   if (folded.length < 3 || folded.length > MAX_WORD_LETTERS) return [word];
   const same = dictionary.wordsFolding(folded);

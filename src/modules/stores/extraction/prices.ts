@@ -3,7 +3,7 @@
  * "24,-", "1.99$", "$5", "was 3.49 now 2.99", "2 for $5" (a multi-buy becomes the per-unit price),
  * units "per kg", "/lb", "je 100 g", "1 l", "each", and pack sizes such as "1 Sack (10Kg)".
  */
-import { inPersianForms } from './arabic-letters.ts';
+import { inPersianForms } from '../../../providers/ocr/arabic-letters.ts';
 
 export interface PriceToken {
   value: number;
@@ -23,21 +23,23 @@ const ARABIC_SCRIPT_CURRENCY =
 
 /** A word that is an Arabic-script currency ("درهم"), which follows its amount: on the page, left of it. */
 export function isArabicScriptCurrency(word: string): boolean {
-  return new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`).test(word.trim());
+  return ARABIC_SCRIPT_CURRENCY_WORD.test(word.trim());
 }
+const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
 const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–)?`;
 const PRICE_RE = new RegExp(
   String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,]\d)`,
   'g',
 );
 /** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
-const PIECES_FOR = String.raw`(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)\s*(?:ب|بـ|به)?`;
+const PIECES = '(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)';
+const PIECES_FOR = String.raw`${PIECES}\s*(?:ب|بـ|به)?`;
 /**
  * The same read left to right as printed ("درهم ١٥ حبة ٢": OCR's words of a right-to-left line in
  * their places on the page): currency, total, pieces, count.
  */
 const PIECES_FOR_AS_PRINTED_RE = new RegExp(
-  String.raw`(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)\s*(\d{1,2})(?![\d.,])`,
+  String.raw`(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*${PIECES}\s*(\d{1,2})(?![\d.,])`,
   'g',
 );
 const MULTI_BUY_RE = new RegExp(

@@ -1,5 +1,5 @@
 import type { LayoutItem } from './layout.ts';
-import { inArabicForms, inPersianForms } from './arabic-letters.ts';
+import { inArabicForms, inPersianForms } from '../../../providers/ocr/arabic-letters.ts';
 import { findPrices } from './prices.ts';
 
 /**
