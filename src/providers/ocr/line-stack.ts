@@ -1,4 +1,5 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type Image } from '@napi-rs/canvas';
+import { pngOf } from './png.ts';
 import type { ImageRegion, OcrWord } from './ocr.ts';
 
 /** Lines shorter than this are drawn larger on the stack: the engine reads best at ~30 px type. */
@@ -19,11 +20,10 @@ export interface LinePlacement {
  * page's scattered lines (names above photos, prices on plaques) become a plain column of print
  * that the OCR engine reads as one block, each line apart from its neighbours.
  */
-export async function stackLines(
-  print: Buffer,
+export function stackLines(
+  picture: Canvas | Image,
   lines: readonly ImageRegion[],
-): Promise<{ png: Buffer; placements: LinePlacement[] }> {
-  const picture = await loadImage(print);
+): { png: Buffer; placements: LinePlacement[] } {
   const ordered = [...lines].sort((a, b) => a.y - b.y || a.x - b.x);
   const placements: LinePlacement[] = [];
   let top = MARGIN;
@@ -51,7 +51,7 @@ export async function stackLines(
       line.height * scale,
     );
   }
-  return { png: canvas.toBuffer('image/png'), placements };
+  return { png: pngOf(canvas), placements };
 }
 
 /** Words read on the stack, back where their line is on the page (a word belongs to one line). */

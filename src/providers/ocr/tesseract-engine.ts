@@ -93,7 +93,7 @@ export class TesseractEngine implements OcrEngine {
     const words = onLines(await this.#pageReading(image, document), lines);
     const strips = rowStrips(missedLines(lines, words));
     if (strips.length === 0) return this.#spelt(image, words, document);
-    const stack = await stackLines(await isolateText(image, lines), strips);
+    const stack = stackLines(await isolateText(image, lines), strips);
     const reread = wordsOnPage(await this.#read(stack.png, words), stack.placements);
     const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
     const all = readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));

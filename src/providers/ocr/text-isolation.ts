@@ -1,4 +1,4 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import type { ImageRegion } from './ocr.ts';
 
 /** Below this colour distance from a line's background nothing is type (JPEG noise, shading). */
@@ -9,9 +9,10 @@ const MIN_CONTRAST = 48;
  * stand out from that line's background in black. Type of any colour on any ground (white prices
  * on wooden plaques, yellow on green, red badges) becomes dark-on-light, which is what the OCR
  * engine's page layout and the ink-based price readers expect; photos outside the lines vanish.
- * Same size as the picture, so coordinates read on it are the picture's.
+ * Same size as the picture, so coordinates read on it are the picture's. Kept as pixels: encoding
+ * a page as PNG costs more (~0.2 s) than drawing it.
  */
-export async function isolateText(image: Buffer, lines: readonly ImageRegion[]): Promise<Buffer> {
+export async function isolateText(image: Buffer, lines: readonly ImageRegion[]): Promise<Canvas> {
   const picture = await loadImage(image);
   const { width, height } = picture;
   const canvas = createCanvas(width, height);
@@ -22,7 +23,7 @@ export async function isolateText(image: Buffer, lines: readonly ImageRegion[]):
   print.data.fill(255);
   for (const line of lines) inkLine(source, print.data, width, line);
   g.putImageData(print, 0, 0);
-  return canvas.toBuffer('image/png');
+  return canvas;
 }
 
 /** Draws the line's type dark in `out`: pixels far from the background colour (Otsu's cut). */
