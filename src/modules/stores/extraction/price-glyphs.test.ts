@@ -138,6 +138,30 @@ describe('big prices read again', () => {
     expect(asked).toContain(589); // the "€" is read from where it stands, not from the run's start
   });
 
+  it('reads a price from the start of its run when OCR boxed its last digit with the raised cents', async () => {
+    // "$10⁷⁹" on a generated US page: OCR boxed "0”" over the "0" and the cents and nothing over the
+    // "1". The run of "10" covers less than half of that box; read from the box, the price was 0.79.
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      findTallGlyphRuns: async () => [{ x: 475, y: 1555, width: 83, height: 71 }],
+      readPrices: async (_image, regions) =>
+        regions.map((region) =>
+          region.x < 500
+            ? { whole: '10', raised: '79', right: 606, confidence: 0.9 }
+            : { whole: '0', raised: '79', right: 606, confidence: 0.9 },
+        ),
+    };
+    const words = [
+      word('Atlantic', 443, 1408, 98, 24),
+      word('Salmon', 551, 1408, 93, 24),
+      word('Fillet', 655, 1408, 62, 24),
+      word('0”', 519, 1554, 87, 73),
+      word('/lb', 618, 1604, 31, 24),
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Atlantic', 'Salmon', 'Fillet', '10.79', '/lb']);
+  });
   it('does not read the numbers of a multi-buy again as a price with raised cents (its neighbour, yes)', async () => {
     const asked: string[] = [];
     const engine: OcrEngine = {

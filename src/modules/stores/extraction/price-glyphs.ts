@@ -51,6 +51,13 @@ function unreadRuns(words: readonly OcrWord[], runs: readonly ImageRegion[], tal
  * glyphs that starts further left, where OCR boxed nothing, is read from the run's start, so the
  * price is read whole. (Where another word covers the run's start, that word reads the price.)
  */
+/**
+ * How much of a run and a word must overlap for the word to be a piece of it: a third, since OCR
+ * boxes the last whole digit with the raised cents ("0”" for the "0⁷⁹" of "$10⁷⁹"), a box the
+ * run covers less than half of.
+ */
+const RUN_OVERLAP = 0.3;
+
 function fromRunStart(
   region: ImageRegion,
   word: OcrWord,
@@ -61,7 +68,7 @@ function fromRunStart(
   const run = runs.find(
     (r) =>
       r.x < region.x &&
-      overlapShare(r, word) > 0.5 &&
+      overlapShare(r, word) > RUN_OVERLAP &&
       Math.abs(r.y + r.height / 2 - centre) <= word.height * 0.4,
   );
   if (!run) return region;
