@@ -108,3 +108,20 @@ describe.runIf(existsSync(FACE))('findTallGlyphRuns', () => {
     expect(runs[0]!.height).toBeGreaterThan(60);
   });
 });
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a multi-buy', () => {
+  it('reads "2/$13" and "4/$16" in display type with their slash and dollar sign', async () => {
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    const canvas = createCanvas(700, 160);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 700, 160);
+    g.fillStyle = '#1d4f91';
+    g.font = 'bold 84px CondensedFace';
+    g.fillText('2/$13', 20, 120);
+    g.fillText('4/$16', 370, 120);
+    const regions = [0, 1].map((i) => ({ x: 10 + i * 350, y: 30, width: 300, height: 110 }));
+    const readings = await engine.readPrices(canvas.toBuffer('image/png'), regions);
+    expect(readings.map((r) => r?.whole)).toEqual(['2/$13', '4/$16']);
+  });
+});

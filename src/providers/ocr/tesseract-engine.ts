@@ -69,7 +69,7 @@ export class TesseractEngine implements OcrEngine {
   #latin: Promise<Worker> | undefined;
   #arabic: Promise<Worker> | undefined;
   #arabicData: string | undefined;
-  /** Digits only (its parameters would otherwise leak into page reading). */
+  /** Digits and the marks of prices and multi-buys, "/" and "$" (its parameters would otherwise leak into page reading). */
   #digits: Promise<Worker> | undefined;
   /** Latin-script languages other than English, each loaded when a page is first in it. */
   #languages: Partial<Record<PageLanguage, Promise<Worker>>> = {};
@@ -250,7 +250,7 @@ export class TesseractEngine implements OcrEngine {
       cacheMethod: 'none',
     }).then(async (worker) => {
       await worker.setParameters({
-        tessedit_char_whitelist: '0123456789.,¢',
+        tessedit_char_whitelist: '0123456789.,¢/$',
         tessedit_pageseg_mode: PSM.SINGLE_LINE,
       });
       return worker;

@@ -162,6 +162,26 @@ describe('big prices read again', () => {
     const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
     expect(out.map((w) => w.text)).toEqual(['Atlantic', 'Salmon', 'Fillet', '10.79', '/lb']);
   });
+  it('takes a display multi-buy the digit reader finds with its dollar sign ("2/81" + "3" is "2/$13")', async () => {
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      readPrices: async (_image, regions) =>
+        regions.map((region) =>
+          region.x === 445 ? { whole: '2/$13', raised: '', right: 604, confidence: 0.9 } : undefined,
+        ),
+    };
+    const words = [
+      word('Long', 444, 454, 59, 28),
+      word('Grain', 514, 452, 65, 24),
+      word('Rice', 670, 452, 53, 24),
+      { ...word('2/81', 445, 612, 116, 65), confidence: 0.7 },
+      word('3', 574, 620, 30, 50),
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Long', 'Grain', 'Rice', '2/$13']);
+  });
+
   it('does not read the numbers of a multi-buy again as a price with raised cents (its neighbour, yes)', async () => {
     const asked: string[] = [];
     const engine: OcrEngine = {

@@ -5,7 +5,7 @@ import { bodyTextHeight, inMultiBuyLine } from './raised-cents.ts';
  * Whole-page OCR reads body text well and big flyer prices badly: a tall whole part with raised
  * cents comes back as "2%", "4”", "0°" or "5" + "0°". Tall words that are not yet a readable price
  * are read again, on their own, digits only, tall part and raised part apart (the engine's
- * `readPrices`), and replaced by what that finds ("2.49", "95¢").
+ * `readPrices`), and replaced by what that finds ("2.49", "95¢", the multi-buy "2/$13").
  */
 export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrWord[]): Promise<OcrWord[]> {
   if (!ocr.readPrices) return words;
@@ -195,6 +195,9 @@ export function applyReadings(
  * Digits with nothing raised are left to the page's reading (the point may simply be missing).
  */
 function priceText(reading: PriceGlyphs): string | undefined {
+  // A multi-buy in display type ("2/$13"), which whole-page OCR reads "2/81" + "3".
+  const multiBuy = /^([2-9]|1\d)\/\$(\d{1,3})$/.exec(reading.whole);
+  if (multiBuy) return reading.raised === '' ? `${multiBuy[1]}/$${multiBuy[2]}` : undefined;
   const inline = /^(\d{1,4})[.,](\d{2})$/.exec(reading.whole);
   if (inline && reading.raised === '') return `${inline[1]}.${inline[2]}`;
   const whole = reading.whole.replace(/[.,]$/, '');
