@@ -1,7 +1,8 @@
-import { createCanvas, loadImage, type Image } from '@napi-rs/canvas';
+import { createCanvas, type Image } from '@napi-rs/canvas';
 import { readArabicIndicNumbers } from './arabic-digits.ts';
 import { findTallGlyphRuns } from './glyph-runs.ts';
 import type { ImageRegion, OcrWord } from './ocr.ts';
+import { decodedPicture } from './picture.ts';
 
 /**
  * Display prices of an Arabic-script page, read from the ink: runs of glyphs at least as tall as
@@ -12,7 +13,7 @@ import type { ImageRegion, OcrWord } from './ocr.ts';
 export async function withArabicIndicPrices(image: Buffer, words: readonly OcrWord[]): Promise<OcrWord[]> {
   const wordHeight = medianLetterWordHeight(words);
   if (wordHeight === undefined) return [...words];
-  const picture = await loadImage(image);
+  const picture = await decodedPicture(image);
   // Display prices first, then the small ones of notes ("السعر السابق ٣.٦٩ درهم"), where no display
   // price was found.
   const found: OcrWord[] = [];

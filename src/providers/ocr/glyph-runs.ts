@@ -1,7 +1,8 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { isInk } from './ink.ts';
 import type { ImageRegion } from './ocr.ts';
 import { components, type Component } from './components.ts';
+import { decodedPicture } from './picture.ts';
 
 /** Components are found on the image scaled to at most this width (speed; prices stay large)… */
 const WORK_WIDTH = 700;
@@ -19,7 +20,7 @@ export async function findTallGlyphRuns(
   minHeight: number,
   options: { bars?: boolean } = {},
 ): Promise<ImageRegion[]> {
-  const picture = await loadImage(image);
+  const picture = await decodedPicture(image);
   const scale = Math.min(
     1,
     WORK_WIDTH / picture.width,

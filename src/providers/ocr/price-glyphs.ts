@@ -1,7 +1,8 @@
-import { createCanvas, loadImage, type Image } from '@napi-rs/canvas';
+import { createCanvas, type Image } from '@napi-rs/canvas';
 import type { Worker } from 'tesseract.js';
 import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
+import { decodedPicture } from './picture.ts';
 
 /** A column with ink in the lowest part of the region belongs to the tall digits. */
 const LOW_BAND = 0.65;
@@ -17,7 +18,7 @@ export async function readPriceGlyphs(
   image: Buffer,
   regions: readonly ImageRegion[],
 ): Promise<Array<PriceGlyphs | undefined>> {
-  const picture = await loadImage(image);
+  const picture = await decodedPicture(image);
   const out: Array<PriceGlyphs | undefined> = [];
   for (const region of regions) out.push(await readOne(worker, picture, clamp(region, picture)));
   return out;

@@ -16,13 +16,13 @@ import {
   withPriceLines,
 } from './missed-lines.ts';
 import { PaddleLineRecognizer } from './line-recognizer.ts';
-import { loadImage } from '@napi-rs/canvas';
 import { findTallGlyphRuns } from './glyph-runs.ts';
 import { withArabicIndicPrices } from './arabic-prices.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { PreferredSpellings, SpellingCorrector, type SpellingLanguage } from './spelling.ts';
+import { decodedPicture } from './picture.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -153,7 +153,7 @@ export class TesseractEngine implements OcrEngine {
   }
 
   async #priceLines(image: Buffer, strips: readonly ImageRegion[]) {
-    const picture = await loadImage(image);
+    const picture = await decodedPicture(image);
     const prices = [];
     for (const strip of strips) {
       const reading = await this.#prices.read(picture, strip);

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { ImageRegion } from './ocr.ts';
 import { components } from './components.ts';
+import { decodedPicture } from './picture.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -37,7 +38,7 @@ export class TextLineDetector {
   #session: Promise<InferenceSession> | undefined;
 
   async detect(image: Buffer): Promise<ImageRegion[]> {
-    const picture = await loadImage(image);
+    const picture = await decodedPicture(image);
     const scale = Math.min(1, MAX_SIDE / Math.max(picture.width, picture.height));
     const width = Math.max(32, Math.round((picture.width * scale) / 32) * 32);
     const height = Math.max(32, Math.round((picture.height * scale) / 32) * 32);

@@ -1,5 +1,6 @@
-import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { ImageRegion } from './ocr.ts';
+import { decodedPicture } from './picture.ts';
 
 /** Below this colour distance from a line's background nothing is type (JPEG noise, shading). */
 const MIN_CONTRAST = 48;
@@ -13,7 +14,7 @@ const MIN_CONTRAST = 48;
  * a page as PNG costs more (~0.2 s) than drawing it.
  */
 export async function isolateText(image: Buffer, lines: readonly ImageRegion[]): Promise<Canvas> {
-  const picture = await loadImage(image);
+  const picture = await decodedPicture(image);
   const { width, height } = picture;
   const canvas = createCanvas(width, height);
   const g = canvas.getContext('2d');
