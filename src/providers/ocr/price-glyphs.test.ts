@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TesseractEngine } from './tesseract-engine.ts';
 
@@ -123,5 +123,33 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a multi-buy
     const regions = [0, 1].map((i) => ({ x: 10 + i * 350, y: 30, width: 300, height: 110 }));
     const readings = await engine.readPrices(canvas.toBuffer('image/png'), regions);
     expect(readings.map((r) => r?.whole)).toEqual(['2/$13', '4/$16']);
+  });
+});
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of small raised cents', () => {
+  it('reads "99" that the first reading, in the raised part\'s empty height, takes for "929"', async () => {
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    // "$3⁹⁹" as the flyer generator draws it, JPEG-compressed: at this offset the whole raised
+    // part read "929", and its cents came out as 29.
+    const canvas = createCanvas(300, 160);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 300, 160);
+    g.fillStyle = '#1d4f91';
+    g.font = 'bold 44px CondensedFace';
+    g.fillText('$', 10.75, 80);
+    let x = 10.75 + g.measureText('$').width + 2;
+    g.font = 'bold 96px CondensedFace';
+    g.fillText('3', x, 120);
+    x += g.measureText('3').width;
+    g.font = 'bold 44px CondensedFace';
+    g.fillText('99', x, 80);
+    const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
+    const page = createCanvas(300, 160);
+    page.getContext('2d').drawImage(compressed, 0, 0);
+    const [reading] = await engine.readPrices(page.toBuffer('image/png'), [
+      { x: 8, y: 40, width: 200, height: 94 },
+    ]);
+    expect(reading).toMatchObject({ whole: '3', raised: '99' });
   });
 });

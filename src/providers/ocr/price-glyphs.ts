@@ -42,7 +42,7 @@ async function readOne(
   const raisedWidth = inkEnd - tallEnd - 1;
   const raised =
     raisedWidth >= region.height * 0.15
-      ? await readDigits(worker, picture, {
+      ? await readRaised(worker, picture, {
           x: region.x + tallEnd + 2,
           y: region.y,
           width: raisedWidth,
@@ -55,6 +55,46 @@ async function readOne(
     right: region.x + inkEnd,
     confidence: Math.min(whole.confidence, raised.confidence),
   };
+}
+
+/**
+ * The raised cents. Three digits are cents after a decimal comma read as "1" ("149" for ",49");
+ * any other three are a misreading of two small digits in the raised part's empty height ("929"
+ * for "99" in a bold condensed face), read again from the rows that hold their ink, and taken
+ * when that gives two digits.
+ */
+async function readRaised(
+  worker: Worker,
+  picture: Image,
+  region: ImageRegion,
+): Promise<{ text: string; confidence: number }> {
+  const reading = await readDigits(worker, picture, region);
+  if (!/^[02-9]\d\d$/.test(reading.text)) return reading;
+  const again = await readDigits(worker, picture, inkRows(picture, region));
+  return /^\d\d$/.test(again.text) ? again : reading;
+}
+
+/** The region cut to the rows that hold ink, with a margin of a sixth of their height. */
+function inkRows(picture: Image, region: ImageRegion): ImageRegion {
+  const { width, height } = region;
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.drawImage(picture, region.x, region.y, width, height, 0, 0, width, height);
+  const pixels = g.getImageData(0, 0, width, height).data;
+  const rows: number[] = [];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      if (!isInk(pixels, (y * width + x) * 4)) continue;
+      rows.push(y);
+      break;
+    }
+  }
+  if (rows.length === 0) return region;
+  const top = rows[0]!;
+  const bottom = rows[rows.length - 1]!;
+  const margin = Math.round((bottom - top + 1) / 6);
+  const from = Math.max(0, top - margin);
+  return { ...region, y: region.y + from, height: Math.min(height - 1, bottom + margin) - from + 1 };
 }
 
 /**
