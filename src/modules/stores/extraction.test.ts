@@ -324,6 +324,23 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Lechuga iceberg', 1.49]]);
   });
 
+  it("gives a price to the name over it, not to noise OCR read from the next tile's display price", () => {
+    // A generated Canadian page: "$3⁷⁹" came back as "sqm" (42 %), level with the "$5⁹⁹" of the
+    // tile beside it, which it took as its name.
+    const offers = parseLayout([
+      ocrAt('Russet', 44, 454, 85, 22),
+      ocrAt('Potatoes', 139, 454, 111, 22),
+      ocrAt('Plain', 644, 452, 62, 24),
+      ocrAt('Greek', 716, 452, 73, 24),
+      ocrAt('Yogurt', 798, 454, 83, 28),
+      ocrAt('750', 643, 494, 38, 17),
+      ocrAt('g', 690, 498, 10, 18),
+      { ...ocrAt('sqm', 27, 580, 143, 102), confidence: 0.42 },
+      ocrAt('$5.99', 644, 594, 113, 77),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Plain Greek Yogurt', 5.99]]);
+  });
+
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([
       at('Supermercado La Plaza', 21, 23, 330, 38),

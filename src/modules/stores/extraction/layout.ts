@@ -98,7 +98,7 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
     const nameCells = new Map<OfferGroup, Cell[]>();
     // A right-to-left line (Arabic, Persian, Hebrew) is read from its right end: name, then prices.
     for (const cell of isRightToLeft(cells) ? [...cells].reverse() : cells) {
-      const hasName = looksLikeName(cell.name) && !cell.unitOnly;
+      const hasName = looksLikeName(cell.name) && !cell.unitOnly && !isOcrNoise(cell);
       if (hasName) {
         if (!current || current.prices.length > 0 || current.nameParts.length === 0) {
           current = { nameParts: [], cells: [], prices: [], units: [] };
@@ -128,6 +128,18 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
 
   groups.push(...resolveTiles(clusterOrphans(orphans), lines, usedAsName));
   return groups.flatMap((group) => toOffer(group) ?? []);
+}
+
+/** Below this OCR confidence, a cell with no word a flyer would print is not a name. */
+const NOISE_CONFIDENCE = 0.6;
+
+/**
+ * OCR's reading of a picture or of a display price it could not read ("sqm" for "$3⁷⁹"): unsure,
+ * and no word of it one a flyer prints. As a name it takes the prices beside it, a neighbouring
+ * tile's among them, from the name they stand under.
+ */
+function isOcrNoise(cell: Cell): boolean {
+  return cell.confidence < NOISE_CONFIDENCE && nameLikelihood(cell.name) === 0;
 }
 
 /**
