@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Worker } from 'tesseract.js';
+import { readPriceGlyphs } from './price-glyphs.ts';
 import { TesseractEngine } from './tesseract-engine.ts';
 
 const FACE = '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf';
@@ -151,5 +153,54 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of small raise
       { x: 8, y: 40, width: 200, height: 94 },
     ]);
     expect(reading).toMatchObject({ whole: '3', raised: '99' });
+  });
+});
+
+describe('readPriceGlyphs, raised cents read again', () => {
+  /** A digit reader answering in turn what tesseract answered for "$3⁷⁹" on a generated page. */
+  function scriptedReader(answers: string[]) {
+    const heights: number[] = [];
+    const worker = {
+      recognize: async (png: Buffer) => {
+        heights.push((await loadImage(png)).height);
+        return { data: { text: answers.shift() ?? '', confidence: 90 } };
+      },
+    } as unknown as Worker;
+    return { worker, heights };
+  }
+
+  /** "3" tall, "79" raised and small, in a region twice as tall as the cents. */
+  function price(): Buffer {
+    const canvas = createCanvas(300, 180);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 300, 180);
+    g.fillStyle = '#c0306a';
+    g.fillRect(40, 60, 40, 70); // the tall "3"
+    g.fillRect(86, 62, 14, 28); // "7"
+    g.fillRect(104, 62, 14, 28); // "9"
+    return canvas.toBuffer('image/png');
+  }
+
+  it('reads one raised digit again from the rows of its ink ("9" → "79")', async () => {
+    const { worker, heights } = scriptedReader(['3', '9', '79']);
+    const [reading] = await readPriceGlyphs(worker, price(), [{ x: 20, y: 20, width: 200, height: 130 }]);
+    expect(reading).toMatchObject({ whole: '3', raised: '79' });
+    expect(heights).toHaveLength(3); // the whole part, the raised part, the raised part again
+  });
+
+  it('keeps two raised digits, and a comma read as "1", as first read', async () => {
+    for (const raised of ['79', '149']) {
+      const { worker, heights } = scriptedReader(['3', raised]);
+      const [reading] = await readPriceGlyphs(worker, price(), [{ x: 20, y: 20, width: 200, height: 130 }]);
+      expect(reading).toMatchObject({ whole: '3', raised });
+      expect(heights).toHaveLength(2);
+    }
+  });
+
+  it('keeps the first reading when the second gives no two digits either', async () => {
+    const { worker } = scriptedReader(['3', '9', '7']);
+    const [reading] = await readPriceGlyphs(worker, price(), [{ x: 20, y: 20, width: 200, height: 130 }]);
+    expect(reading).toMatchObject({ whole: '3', raised: '9' });
   });
 });

@@ -58,10 +58,10 @@ async function readOne(
 }
 
 /**
- * The raised cents. Three digits are cents after a decimal comma read as "1" ("149" for ",49");
- * any other three are a misreading of two small digits in the raised part's empty height ("929"
- * for "99" in a bold condensed face), read again from the rows that hold their ink, and taken
- * when that gives two digits.
+ * The raised cents: two digits, "¢", or three where a decimal comma was read as "1" ("149" for
+ * ",49"). Anything else is a misreading of two small digits in the raised part's empty height
+ * ("929" for "99", "9" for "79" in a bold condensed face): read again from the rows that hold
+ * their ink, and taken when that gives two digits.
  */
 async function readRaised(
   worker: Worker,
@@ -69,7 +69,7 @@ async function readRaised(
   region: ImageRegion,
 ): Promise<{ text: string; confidence: number }> {
   const reading = await readDigits(worker, picture, region);
-  if (!/^[02-9]\d\d$/.test(reading.text)) return reading;
+  if (/^(?:1?\d\d|¢)$/.test(reading.text)) return reading;
   const again = await readDigits(worker, picture, inkRows(picture, region));
   return /^\d\d$/.test(again.text) ? again : reading;
 }
