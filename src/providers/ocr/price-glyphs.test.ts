@@ -156,6 +156,40 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of small raise
   });
 });
 
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of close-set whole digits', () => {
+  it('reads each digit of "11" and "71," that the first reading merged or lost', async () => {
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    const readings = [];
+    for (const [whole, colour] of [
+      ['11', '#c00'],
+      ['71,', '#1d4f91'],
+    ] as const) {
+      const canvas = createCanvas(300, 160);
+      const g = canvas.getContext('2d');
+      g.fillStyle = '#fff';
+      g.fillRect(0, 0, 300, 160);
+      g.fillStyle = colour;
+      g.font = 'bold 96px CondensedFace';
+      g.fillText(whole, 10, 120);
+      const x = 10 + g.measureText(whole).width;
+      g.font = 'bold 44px CondensedFace';
+      g.fillText('99', x + 4, 80);
+      // JPEG, as flyers are: read before, "11" was "1" and "71," only ",".
+      const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
+      const page = createCanvas(300, 160);
+      page.getContext('2d').drawImage(compressed, 0, 0);
+      const [reading] = await engine.readPrices(page.toBuffer('image/png'), [
+        { x: 5, y: 40, width: 220, height: 94 },
+      ]);
+      readings.push([reading?.whole.replace(',', ''), reading?.raised]);
+    }
+    expect(readings).toEqual([
+      ['11', '99'],
+      ['71', '99'],
+    ]);
+  });
+});
+
 describe('readPriceGlyphs, raised cents read again', () => {
   /** A digit reader answering in turn what tesseract answered for "$3⁷⁹" on a generated page. */
   function scriptedReader(answers: string[]) {

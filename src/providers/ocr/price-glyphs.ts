@@ -1,4 +1,4 @@
-import { createCanvas, type Image } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type Image } from '@napi-rs/canvas';
 import type { Worker } from 'tesseract.js';
 import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
@@ -30,15 +30,16 @@ async function readOne(
   region: ImageRegion,
 ): Promise<PriceGlyphs | undefined> {
   if (region.width < 4 || region.height < 8) return undefined;
-  const { tallStart, tallEnd, inkEnd } = inkProfile(picture, region);
+  const { tallStart, tallEnd, inkEnd, tallGlyphs } = inkProfile(picture, region);
   if (tallEnd < 0) return undefined;
   // A raised sign before the digits ("R$", "$") stays out of the tall part.
   const from = Math.max(0, tallStart - 2);
-  const whole = await readDigits(worker, picture, {
-    ...region,
-    x: region.x + from,
-    width: tallEnd + 2 - from,
-  });
+  const whole = await readWhole(
+    worker,
+    picture,
+    { ...region, x: region.x + from, width: tallEnd + 2 - from },
+    tallGlyphs,
+  );
   const raisedWidth = inkEnd - tallEnd - 1;
   const raised =
     raisedWidth >= region.height * 0.15
@@ -55,6 +56,48 @@ async function readOne(
     right: region.x + inkEnd,
     confidence: Math.min(whole.confidence, raised.confidence),
   };
+}
+
+/** A glyph's first and last columns, in picture pixels. */
+interface GlyphColumns {
+  left: number;
+  right: number;
+}
+
+/**
+ * The tall part. Fewer digits read than it has glyphs ("1," for the two ones of "11," in a bold
+ * condensed face, set close) is read again with its glyphs drawn apart, and taken when that reads
+ * one digit a glyph.
+ */
+async function readWhole(
+  worker: Worker,
+  picture: Image,
+  region: ImageRegion,
+  glyphs: readonly GlyphColumns[],
+): Promise<{ text: string; confidence: number }> {
+  const reading = await readDigits(worker, picture, region);
+  const digits = (text: string) => (text.match(/\d/g) ?? []).length;
+  if (glyphs.length < 2 || digits(reading.text) >= glyphs.length) return reading;
+  const apart = drawnApart(picture, region, glyphs);
+  const again = await readDigits(worker, apart, { x: 0, y: 0, width: apart.width, height: apart.height });
+  return digits(again.text) === glyphs.length ? again : reading;
+}
+
+/** The glyphs side by side with a gap of a third of their height between them. */
+function drawnApart(picture: Image, region: ImageRegion, glyphs: readonly GlyphColumns[]): Canvas {
+  const gap = Math.round(region.height / 3);
+  const width = glyphs.reduce((sum, g) => sum + g.right - g.left + 1, 0) + gap * (glyphs.length - 1);
+  const canvas = createCanvas(width, region.height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, width, region.height);
+  let x = 0;
+  for (const glyph of glyphs) {
+    const w = glyph.right - glyph.left + 1;
+    g.drawImage(picture, glyph.left, region.y, w, region.height, x, 0, w, region.height);
+    x += w + gap;
+  }
+  return canvas;
 }
 
 /**
@@ -107,7 +150,7 @@ function inkRows(picture: Image, region: ImageRegion): ImageRegion {
 function inkProfile(
   picture: Image,
   region: ImageRegion,
-): { tallStart: number; tallEnd: number; inkEnd: number } {
+): { tallStart: number; tallEnd: number; inkEnd: number; tallGlyphs: GlyphColumns[] } {
   const { width, height } = region;
   const canvas = createCanvas(width, height);
   const g = canvas.getContext('2d');
@@ -120,16 +163,21 @@ function inkProfile(
     return false;
   });
   const low = new Array<boolean>(width).fill(false);
-  for (const glyph of lowGlyphSpans(ink, width, height, Math.floor(height * LOW_BAND)))
-    for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
+  const spans = lowGlyphSpans(ink, width, height, Math.floor(height * LOW_BAND));
+  for (const glyph of spans) for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
   const tallStart = low.indexOf(true);
-  if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1 };
+  if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1, tallGlyphs: [] };
   const maxGap = height * 0.35;
   let tallEnd = tallStart;
   for (let x = tallStart + 1; x < width && x - tallEnd <= maxGap; x += 1) if (low[x]) tallEnd = x;
   let inkEnd = tallEnd;
   for (let x = tallEnd + 1; x < width && !low[x]; x += 1) if (inked[x]) inkEnd = x;
-  return { tallStart, tallEnd, inkEnd };
+  // Digits, not a comma or a speck: shapes at least two fifths of the region's height.
+  const tallGlyphs = spans
+    .filter((g) => g.left >= tallStart && g.right <= tallEnd && g.bottom - g.top + 1 >= height * 0.4)
+    .map((g) => ({ left: region.x + g.left, right: region.x + g.right }))
+    .sort((a, b) => a.left - b.left);
+  return { tallStart, tallEnd, inkEnd, tallGlyphs };
 }
 
 /** The column spans of the 4-connected ink shapes that have a pixel at or below row `lowFrom`. */
@@ -138,35 +186,40 @@ function lowGlyphSpans(
   width: number,
   height: number,
   lowFrom: number,
-): Array<{ left: number; right: number }> {
+): Array<{ left: number; right: number; top: number; bottom: number }> {
   const seen = new Uint8Array(ink.length);
-  const spans: Array<{ left: number; right: number }> = [];
+  const spans: Array<{ left: number; right: number; top: number; bottom: number }> = [];
   const stack: number[] = [];
   for (let start = lowFrom * width; start < ink.length; start += 1) {
     if (!ink[start] || seen[start]) continue;
     let left = width;
     let right = 0;
+    let top = height;
+    let bottom = 0;
     seen[start] = 1;
     stack.push(start);
     while (stack.length > 0) {
       const i = stack.pop()!;
       const x = i % width;
+      const y = (i - x) / width;
       if (x < left) left = x;
       if (x > right) right = x;
+      if (y < top) top = y;
+      if (y > bottom) bottom = y;
       for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
         if (j < 0 || j >= ink.length || !ink[j] || seen[j]) continue;
         seen[j] = 1;
         stack.push(j);
       }
     }
-    spans.push({ left, right });
+    spans.push({ left, right, top, bottom });
   }
   return spans;
 }
 
 async function readDigits(
   worker: Worker,
-  picture: Image,
+  picture: Image | Canvas,
   region: ImageRegion,
 ): Promise<{ text: string; confidence: number }> {
   const scale = GLYPH_HEIGHT / region.height;
