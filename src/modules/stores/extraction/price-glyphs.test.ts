@@ -162,6 +162,27 @@ describe('big prices read again', () => {
     const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
     expect(out.map((w) => w.text)).toEqual(['Atlantic', 'Salmon', 'Fillet', '10.79', '/lb']);
   });
+  it("swallows OCR's other reading of the price just read, boxed over it from further left", async () => {
+    // "R$7⁹⁹" on a generated Brazilian page: OCR boxed "R$=799" over the sign, the top of the "7"
+    // and the cents, and "7" alone below. Left beside "7.99", the two made "7997.99".
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      readPrices: async (_image, regions) =>
+        regions.map((region) =>
+          region.x === 694 ? { whole: '7', raised: '99', right: 780, confidence: 0.9 } : undefined,
+        ),
+    };
+    const words = [
+      word('Tomate', 643, 406, 92, 24),
+      word('Italiano', 746, 406, 93, 24),
+      { ...word('R$=799', 645, 474, 136, 42), confidence: 0.74 },
+      word('7', 694, 481, 41, 68),
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Tomate', 'Italiano', '7.99']);
+  });
+
   it('takes a display multi-buy the digit reader finds with its dollar sign ("2/81" + "3" is "2/$13")', async () => {
     const engine: OcrEngine = {
       recognize: async () => [],

@@ -177,8 +177,7 @@ export function applyReadings(
       if (j === index || replaced.has(j)) return;
       const centre = other.x + other.width / 2;
       const inside =
-        centre > from &&
-        centre <= reading.right + 2 &&
+        ((centre > from && centre <= reading.right + 2) || isOtherReading(other, left, reading.right)) &&
         other.y >= region.y - 2 &&
         other.y + other.height <= region.y + region.height + 2;
       if (inside && !/^([$€£]|R\$)$/u.test(other.text.trim())) swallowed.add(j);
@@ -188,6 +187,17 @@ export function applyReadings(
     if (swallowed.has(i) && !replaced.has(i)) return [];
     return [replaced.get(i) ?? word];
   });
+}
+
+/**
+ * A word with digits lying mostly over the price just read is OCR's other reading of it ("R$=799"
+ * boxed over the sign, the top of the "7" and the cents of "R$7⁹⁹"): left beside the reading, the
+ * two made "7997.99".
+ */
+function isOtherReading(other: OcrWord, left: number, right: number): boolean {
+  if (!/\d/.test(other.text) || other.width <= 0) return false;
+  const shared = Math.min(other.x + other.width, right) - Math.max(other.x, left);
+  return shared > other.width * 0.5;
 }
 
 /**
