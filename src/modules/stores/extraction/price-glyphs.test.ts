@@ -162,6 +162,30 @@ describe('big prices read again', () => {
     const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
     expect(out.map((w) => w.text)).toEqual(['Atlantic', 'Salmon', 'Fillet', '10.79', '/lb']);
   });
+  it('reads a price OCR boxed as its raised cents and the top of its whole part down to its run', async () => {
+    // "R$ 5⁴⁹" on a generated Brazilian page: OCR boxed "49" over the cents and the top of the "5".
+    // Cut at that box's bottom the "5" never reached the baseline: read as "49", the price was 49.00.
+    const engine: OcrEngine = {
+      recognize: async () => [],
+      close: async () => undefined,
+      findTallGlyphRuns: async () => [{ x: 494, y: 841, width: 41, height: 69 }],
+      readPrices: async (_image, regions) =>
+        regions.map((region) =>
+          region.y + region.height >= 910
+            ? { whole: '5', raised: '49', right: 585, confidence: 0.9 }
+            : { whole: '49', raised: '', right: 585, confidence: 0 },
+        ),
+    };
+    const words = [
+      word('Banana', 444, 759, 92, 22),
+      word('Nanica', 546, 759, 85, 22),
+      word('R$', 445, 832, 41, 42),
+      { ...word('49', 496, 828, 89, 53), confidence: 0.42 },
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Banana', 'Nanica', 'R$', '5.49']);
+  });
+
   it("swallows OCR's other reading of the price just read, boxed over it from further left", async () => {
     // "R$7⁹⁹" on a generated Brazilian page: OCR boxed "R$=799" over the sign, the top of the "7"
     // and the cents, and "7" alone below. Left beside "7.99", the two made "7997.99".

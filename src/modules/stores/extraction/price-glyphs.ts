@@ -21,7 +21,9 @@ export async function rereadBigPrices(ocr: OcrEngine, image: Buffer, words: OcrW
     all,
   );
   if (candidates.length === 0) return words;
-  const regions = candidates.map((i) => fromRunStart(regionAfter(all[i]!, all), all[i]!, runs, all));
+  const regions = candidates.map((i) =>
+    downToRun(fromRunStart(regionAfter(all[i]!, all), all[i]!, runs, all), all[i]!, runs),
+  );
   const readings = await ocr.readPrices(image, regions);
   return applyReadings(all, candidates, regions, readings).filter((w) => w.text !== '');
 }
@@ -47,17 +49,17 @@ function unreadRuns(words: readonly OcrWord[], runs: readonly ImageRegion[], tal
 }
 
 /**
- * OCR may box a big price in pieces ("2" as "É", then "2⁴⁹" as "aa"): a word inside a run of tall
- * glyphs that starts further left, where OCR boxed nothing, is read from the run's start, so the
- * price is read whole. (Where another word covers the run's start, that word reads the price.)
- */
-/**
  * How much of a run and a word must overlap for the word to be a piece of it: a third, since OCR
  * boxes the last whole digit with the raised cents ("0”" for the "0⁷⁹" of "$10⁷⁹"), a box the
  * run covers less than half of.
  */
 const RUN_OVERLAP = 0.3;
 
+/**
+ * OCR may box a big price in pieces ("2" as "É", then "2⁴⁹" as "aa"): a word inside a run of tall
+ * glyphs that starts further left, where OCR boxed nothing, is read from the run's start, so the
+ * price is read whole. (Where another word covers the run's start, that word reads the price.)
+ */
 function fromRunStart(
   region: ImageRegion,
   word: OcrWord,
@@ -85,6 +87,22 @@ function fromRunStart(
   // As much room after the run as after a word, for its raised cents.
   const right = Math.max(region.x + region.width, run.x + run.width + word.height * 1.1);
   return { ...region, x, width: right - x };
+}
+
+/**
+ * OCR may box the raised cents and only the top of the whole part ("49" over "5⁴⁹"): a word that
+ * ends above the last quarter of the run of tall glyphs it lies on is read to the run's height, or
+ * the whole part, cut at the word's bottom, never reaches the baseline and is read as nothing.
+ */
+function downToRun(region: ImageRegion, word: OcrWord, runs: readonly ImageRegion[]): ImageRegion {
+  const run = runs.find(
+    (r) => overlapShare(r, word) > RUN_OVERLAP && word.y + word.height < r.y + r.height * 0.75,
+  );
+  if (!run) return region;
+  const margin = run.height * 0.1;
+  const top = Math.min(region.y, run.y - margin);
+  const bottom = Math.max(region.y + region.height, run.y + run.height + margin);
+  return { ...region, y: Math.max(0, top), height: bottom - Math.max(0, top) };
 }
 
 function overlapShare(a: ImageRegion, b: ImageRegion): number {
