@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Worker } from 'tesseract.js';
-import { readPriceGlyphs } from './price-glyphs.ts';
+import { MAX_REREADS, readPriceGlyphs } from './price-glyphs.ts';
 import { TesseractEngine } from './tesseract-engine.ts';
 
 const FACE = '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf';
@@ -230,6 +230,18 @@ describe('readPriceGlyphs, raised cents read again', () => {
       expect(reading).toMatchObject({ whole: '3', raised });
       expect(heights).toHaveLength(2);
     }
+  });
+
+  it('reads again at most MAX_REREADS parts a call (a hostile picture of prices that all read wrong)', async () => {
+    const { worker, heights } = scriptedReader([]); // every reading empty: every raised part reads wrong
+    const regions = Array.from({ length: MAX_REREADS + 10 }, () => ({
+      x: 20,
+      y: 20,
+      width: 200,
+      height: 130,
+    }));
+    await readPriceGlyphs(worker, price(), regions);
+    expect(heights).toHaveLength(2 * regions.length + MAX_REREADS);
   });
 
   it('keeps the first reading when the second gives no two digits either', async () => {

@@ -19,31 +19,41 @@ export async function readPriceGlyphs(
   regions: readonly ImageRegion[],
 ): Promise<Array<PriceGlyphs | undefined>> {
   const picture = await decodedPicture(image);
+  const page: PageReading = { worker, picture, rereads: MAX_REREADS };
   const out: Array<PriceGlyphs | undefined> = [];
-  for (const region of regions) out.push(await readOne(worker, picture, clamp(region, picture)));
+  for (const region of regions) out.push(await readOne(page, clamp(region, picture)));
   return out;
 }
 
-async function readOne(
-  worker: Worker,
-  picture: Image,
-  region: ImageRegion,
-): Promise<PriceGlyphs | undefined> {
+/**
+ * Second readings of a part that read wrong, per call: a real page needs a few, a hostile picture
+ * of tall shapes would double the price reads' OCR calls without a bound.
+ */
+export const MAX_REREADS = 20;
+
+interface PageReading {
+  worker: Worker;
+  picture: Image;
+  /** Second readings left. */
+  rereads: number;
+}
+
+async function readOne(page: PageReading, region: ImageRegion): Promise<PriceGlyphs | undefined> {
+  const { picture } = page;
   if (region.width < 4 || region.height < 8) return undefined;
   const { tallStart, tallEnd, inkEnd, tallGlyphs } = inkProfile(picture, region);
   if (tallEnd < 0) return undefined;
   // A raised sign before the digits ("R$", "$") stays out of the tall part.
   const from = Math.max(0, tallStart - 2);
   const whole = await readWhole(
-    worker,
-    picture,
+    page,
     { ...region, x: region.x + from, width: tallEnd + 2 - from },
     tallGlyphs,
   );
   const raisedWidth = inkEnd - tallEnd - 1;
   const raised =
     raisedWidth >= region.height * 0.15
-      ? await readRaised(worker, picture, {
+      ? await readRaised(page, {
           x: region.x + tallEnd + 2,
           y: region.y,
           width: raisedWidth,
@@ -70,14 +80,15 @@ interface GlyphColumns {
  * one digit a glyph.
  */
 async function readWhole(
-  worker: Worker,
-  picture: Image,
+  page: PageReading,
   region: ImageRegion,
   glyphs: readonly GlyphColumns[],
 ): Promise<{ text: string; confidence: number }> {
+  const { worker, picture } = page;
   const reading = await readDigits(worker, picture, region);
   const digits = (text: string) => (text.match(/\d/g) ?? []).length;
-  if (glyphs.length < 2 || digits(reading.text) >= glyphs.length) return reading;
+  if (glyphs.length < 2 || digits(reading.text) >= glyphs.length || page.rereads <= 0) return reading;
+  page.rereads -= 1;
   const apart = drawnApart(picture, region, glyphs);
   const again = await readDigits(worker, apart, { x: 0, y: 0, width: apart.width, height: apart.height });
   return digits(again.text) === glyphs.length ? again : reading;
@@ -107,12 +118,13 @@ function drawnApart(picture: Image, region: ImageRegion, glyphs: readonly GlyphC
  * their ink, and taken when that gives two digits.
  */
 async function readRaised(
-  worker: Worker,
-  picture: Image,
+  page: PageReading,
   region: ImageRegion,
 ): Promise<{ text: string; confidence: number }> {
+  const { worker, picture } = page;
   const reading = await readDigits(worker, picture, region);
-  if (/^(?:1?\d\d|¢)$/.test(reading.text)) return reading;
+  if (/^(?:1?\d\d|¢)$/.test(reading.text) || page.rereads <= 0) return reading;
+  page.rereads -= 1;
   const again = await readDigits(worker, picture, inkRows(picture, region));
   return /^\d\d$/.test(again.text) ? again : reading;
 }
