@@ -128,59 +128,61 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a multi-buy
   });
 });
 
+/**
+ * A price set left to right in the condensed face, each piece at its size and baseline after its
+ * gap, JPEG-compressed as flyer pages are.
+ */
+async function condensedPrice(
+  colour: string,
+  left: number,
+  pieces: Array<[text: string, size: number, baseline: number, gap?: number]>,
+): Promise<Buffer> {
+  GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+  const canvas = createCanvas(300, 160);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, 300, 160);
+  g.fillStyle = colour;
+  let x = left;
+  for (const [text, size, baseline, gap = 0] of pieces) {
+    g.font = `bold ${size}px CondensedFace`;
+    x += gap;
+    g.fillText(text, x, baseline);
+    x += g.measureText(text).width;
+  }
+  const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
+  const page = createCanvas(300, 160);
+  page.getContext('2d').drawImage(compressed, 0, 0);
+  return page.toBuffer('image/png');
+}
+
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of small raised cents', () => {
   it('reads "99" that the first reading, in the raised part\'s empty height, takes for "929"', async () => {
-    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
-    // "$3⁹⁹" as the flyer generator draws it, JPEG-compressed: at this offset the whole raised
-    // part read "929", and its cents came out as 29.
-    const canvas = createCanvas(300, 160);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, 300, 160);
-    g.fillStyle = '#1d4f91';
-    g.font = 'bold 44px CondensedFace';
-    g.fillText('$', 10.75, 80);
-    let x = 10.75 + g.measureText('$').width + 2;
-    g.font = 'bold 96px CondensedFace';
-    g.fillText('3', x, 120);
-    x += g.measureText('3').width;
-    g.font = 'bold 44px CondensedFace';
-    g.fillText('99', x, 80);
-    const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
-    const page = createCanvas(300, 160);
-    page.getContext('2d').drawImage(compressed, 0, 0);
-    const [reading] = await engine.readPrices(page.toBuffer('image/png'), [
-      { x: 8, y: 40, width: 200, height: 94 },
+    // "$3⁹⁹" as the flyer generator draws it: at this offset the whole raised part read "929", and
+    // its cents came out as 29.
+    const image = await condensedPrice('#1d4f91', 10.75, [
+      ['$', 44, 80],
+      ['3', 96, 120, 2],
+      ['99', 44, 80],
     ]);
+    const [reading] = await engine.readPrices(image, [{ x: 8, y: 40, width: 200, height: 94 }]);
     expect(reading).toMatchObject({ whole: '3', raised: '99' });
   });
 });
 
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of close-set whole digits', () => {
   it('reads each digit of "11" and "71," that the first reading merged or lost', async () => {
-    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
     const readings = [];
     for (const [whole, colour] of [
       ['11', '#c00'],
       ['71,', '#1d4f91'],
     ] as const) {
-      const canvas = createCanvas(300, 160);
-      const g = canvas.getContext('2d');
-      g.fillStyle = '#fff';
-      g.fillRect(0, 0, 300, 160);
-      g.fillStyle = colour;
-      g.font = 'bold 96px CondensedFace';
-      g.fillText(whole, 10, 120);
-      const x = 10 + g.measureText(whole).width;
-      g.font = 'bold 44px CondensedFace';
-      g.fillText('99', x + 4, 80);
-      // JPEG, as flyers are: read before, "11" was "1" and "71," only ",".
-      const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
-      const page = createCanvas(300, 160);
-      page.getContext('2d').drawImage(compressed, 0, 0);
-      const [reading] = await engine.readPrices(page.toBuffer('image/png'), [
-        { x: 5, y: 40, width: 220, height: 94 },
+      // Read before, "11" was "1" and "71," only ",".
+      const image = await condensedPrice(colour, 10, [
+        [whole, 96, 120],
+        ['99', 44, 80, 4],
       ]);
+      const [reading] = await engine.readPrices(image, [{ x: 5, y: 40, width: 220, height: 94 }]);
       readings.push([reading?.whole.replace(',', ''), reading?.raised]);
     }
     expect(readings).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
+import type { ImageRegion, OcrEngine, OcrWord, PriceGlyphs } from '../../../providers/ocr/ocr.ts';
 import {
   bigPriceCandidates,
   MAX_PRICE_READS_PER_PAGE,
@@ -29,6 +29,19 @@ const page = [
   word('$ 3.95', 44, 1071, 113, 78),
   word('/lb', 570, 648, 30, 24),
 ];
+
+/** An engine whose digit reader answers `read` for each region, with `runs` of tall glyphs. */
+function priceReader(
+  read: (region: ImageRegion) => PriceGlyphs | undefined,
+  runs: ImageRegion[] = [],
+): OcrEngine {
+  return {
+    recognize: async () => [],
+    close: async () => undefined,
+    findTallGlyphRuns: async () => runs,
+    readPrices: async (_image, regions) => regions.map(read),
+  };
+}
 
 describe('big prices read again', () => {
   it('picks tall words with digits or a doubtful reading, never a confident heading', () => {
@@ -141,17 +154,10 @@ describe('big prices read again', () => {
   it('reads a price from the start of its run when OCR boxed its last digit with the raised cents', async () => {
     // "$10⁷⁹" on a generated US page: OCR boxed "0”" over the "0" and the cents and nothing over the
     // "1". The run of "10" covers less than half of that box; read from the box, the price was 0.79.
-    const engine: OcrEngine = {
-      recognize: async () => [],
-      close: async () => undefined,
-      findTallGlyphRuns: async () => [{ x: 475, y: 1555, width: 83, height: 71 }],
-      readPrices: async (_image, regions) =>
-        regions.map((region) =>
-          region.x < 500
-            ? { whole: '10', raised: '79', right: 606, confidence: 0.9 }
-            : { whole: '0', raised: '79', right: 606, confidence: 0.9 },
-        ),
-    };
+    const engine = priceReader(
+      (region) => ({ whole: region.x < 500 ? '10' : '0', raised: '79', right: 606, confidence: 0.9 }),
+      [{ x: 475, y: 1555, width: 83, height: 71 }],
+    );
     const words = [
       word('Atlantic', 443, 1408, 98, 24),
       word('Salmon', 551, 1408, 93, 24),
@@ -162,20 +168,17 @@ describe('big prices read again', () => {
     const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
     expect(out.map((w) => w.text)).toEqual(['Atlantic', 'Salmon', 'Fillet', '10.79', '/lb']);
   });
+
   it('reads a price OCR boxed as its raised cents and the top of its whole part down to its run', async () => {
     // "R$ 5⁴⁹" on a generated Brazilian page: OCR boxed "49" over the cents and the top of the "5".
     // Cut at that box's bottom the "5" never reached the baseline: read as "49", the price was 49.00.
-    const engine: OcrEngine = {
-      recognize: async () => [],
-      close: async () => undefined,
-      findTallGlyphRuns: async () => [{ x: 494, y: 841, width: 41, height: 69 }],
-      readPrices: async (_image, regions) =>
-        regions.map((region) =>
-          region.y + region.height >= 910
-            ? { whole: '5', raised: '49', right: 585, confidence: 0.9 }
-            : { whole: '49', raised: '', right: 585, confidence: 0 },
-        ),
-    };
+    const engine = priceReader(
+      (region) =>
+        region.y + region.height >= 910
+          ? { whole: '5', raised: '49', right: 585, confidence: 0.9 }
+          : { whole: '49', raised: '', right: 585, confidence: 0 },
+      [{ x: 494, y: 841, width: 41, height: 69 }],
+    );
     const words = [
       word('Banana', 444, 759, 92, 22),
       word('Nanica', 546, 759, 85, 22),
@@ -189,14 +192,9 @@ describe('big prices read again', () => {
   it("swallows OCR's other reading of the price just read, boxed over it from further left", async () => {
     // "R$7⁹⁹" on a generated Brazilian page: OCR boxed "R$=799" over the sign, the top of the "7"
     // and the cents, and "7" alone below. Left beside "7.99", the two made "7997.99".
-    const engine: OcrEngine = {
-      recognize: async () => [],
-      close: async () => undefined,
-      readPrices: async (_image, regions) =>
-        regions.map((region) =>
-          region.x === 694 ? { whole: '7', raised: '99', right: 780, confidence: 0.9 } : undefined,
-        ),
-    };
+    const engine = priceReader((region) =>
+      region.x === 694 ? { whole: '7', raised: '99', right: 780, confidence: 0.9 } : undefined,
+    );
     const words = [
       word('Tomate', 643, 406, 92, 24),
       word('Italiano', 746, 406, 93, 24),
@@ -208,14 +206,9 @@ describe('big prices read again', () => {
   });
 
   it('takes a display multi-buy the digit reader finds with its dollar sign ("2/81" + "3" is "2/$13")', async () => {
-    const engine: OcrEngine = {
-      recognize: async () => [],
-      close: async () => undefined,
-      readPrices: async (_image, regions) =>
-        regions.map((region) =>
-          region.x === 445 ? { whole: '2/$13', raised: '', right: 604, confidence: 0.9 } : undefined,
-        ),
-    };
+    const engine = priceReader((region) =>
+      region.x === 445 ? { whole: '2/$13', raised: '', right: 604, confidence: 0.9 } : undefined,
+    );
     const words = [
       word('Long', 444, 454, 59, 28),
       word('Grain', 514, 452, 65, 24),
