@@ -341,6 +341,26 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Plain Greek Yogurt', 5.99]]);
   });
 
+  it('keeps a name on one line when OCR boxed some of its words taller, up into the photo over it', () => {
+    // Two tiles of a generated Spanish page (PDF points): "manchego curado" and "de mesa" were
+    // boxed from the photos' edge down to the baseline; by their centres they stood a line above
+    // "Queso" and "Naranjas" ("manchego curado Queso", "de mesa Naranjas").
+    const offers = parseLayout([
+      ocrAt('Queso', 21, 447, 40, 12),
+      ocrAt('manchego', 63, 431, 60, 30),
+      ocrAt('curado', 127, 433, 45, 28),
+      ocrAt('Naranjas', 405, 446, 52, 15),
+      ocrAt('de', 463, 432, 14, 26),
+      ocrAt('mesa', 482, 433, 31, 25),
+      ocrAt('14,50 €', 23, 526, 100, 31),
+      ocrAt('3,50 €', 405, 526, 90, 31),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Queso manchego curado', 14.5],
+      ['Naranjas de mesa', 3.5],
+    ]);
+  });
+
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([
       at('Supermercado La Plaza', 21, 23, 330, 38),
