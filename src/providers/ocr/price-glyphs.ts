@@ -132,24 +132,27 @@ async function readRaised(
 /** The region cut to the rows that hold ink, with a margin of a sixth of their height. */
 function inkRows(picture: Image, region: ImageRegion): ImageRegion {
   const { width, height } = region;
-  const canvas = createCanvas(width, height);
-  const g = canvas.getContext('2d');
-  g.drawImage(picture, region.x, region.y, width, height, 0, 0, width, height);
-  const pixels = g.getImageData(0, 0, width, height).data;
+  const ink = inkOf(picture, region);
   const rows: number[] = [];
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      if (!isInk(pixels, (y * width + x) * 4)) continue;
-      rows.push(y);
-      break;
-    }
-  }
+  for (let y = 0; y < height; y += 1) if (ink.subarray(y * width, (y + 1) * width).includes(1)) rows.push(y);
   if (rows.length === 0) return region;
   const top = rows[0]!;
   const bottom = rows[rows.length - 1]!;
   const margin = Math.round((bottom - top + 1) / 6);
   const from = Math.max(0, top - margin);
   return { ...region, y: region.y + from, height: Math.min(height - 1, bottom + margin) - from + 1 };
+}
+
+/** The region's pixels as ink (1) or ground (0), row by row. */
+function inkOf(picture: Image, region: ImageRegion): Uint8Array {
+  const { width, height } = region;
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.drawImage(picture, region.x, region.y, width, height, 0, 0, width, height);
+  const pixels = g.getImageData(0, 0, width, height).data;
+  const ink = new Uint8Array(width * height);
+  for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(pixels, i * 4) ? 1 : 0;
+  return ink;
 }
 
 /**
@@ -164,12 +167,7 @@ function inkProfile(
   region: ImageRegion,
 ): { tallStart: number; tallEnd: number; inkEnd: number; tallGlyphs: GlyphColumns[] } {
   const { width, height } = region;
-  const canvas = createCanvas(width, height);
-  const g = canvas.getContext('2d');
-  g.drawImage(picture, region.x, region.y, width, height, 0, 0, width, height);
-  const pixels = g.getImageData(0, 0, width, height).data;
-  const ink = new Uint8Array(width * height);
-  for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(pixels, i * 4) ? 1 : 0;
+  const ink = inkOf(picture, region);
   const inked = Array.from({ length: width }, (_, x) => {
     for (let y = 0; y < height; y += 1) if (ink[y * width + x]) return true;
     return false;

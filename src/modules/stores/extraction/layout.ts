@@ -743,23 +743,24 @@ function trailsItsPrice(items: LayoutItem[], text: string, prices: PriceToken[])
 }
 
 /**
+ * Two words (not prices) on one baseline, one of them boxed taller upwards (OCR took the edge of
+ * the photo over a name into "de" and "mesa" of "Naranjas de mesa"): their bottoms within a quarter
+ * of the smaller's height, the smaller inside the other's height by more than half. By their
+ * centres they were two lines, and the name came out as "de mesa Naranjas".
+ */
+function onBaseline(a: LayoutItem, b: LayoutItem): boolean {
+  const smaller = Math.min(a.height, b.height);
+  const overlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (Math.abs(a.y + a.height - (b.y + b.height)) > smaller * 0.25 || overlap <= smaller * 0.5) return false;
+  // The geometry first: the price search runs only for the few pairs it lets through.
+  return !isPrice(a) && !isPrice(b) && /\p{L}/u.test(a.text) && /\p{L}/u.test(b.text);
+}
+
+/**
  * How far apart two items' centres may be on one line. Text of one size shares a line within half
  * its height; a small caption beside a big price only when close to its centre, or the name lines of
  * neighbouring tiles would join a price's line.
  */
-/**
- * Two words (not prices) on one baseline, one of them boxed taller upwards (OCR took the edge of the photo over
- * a name into "de" and "mesa" of "Naranjas de mesa"): their bottoms within a quarter of the smaller's
- * height, the smaller inside the other's height by more than half. By their centres they were two
- * lines, and the name came out as "de mesa Naranjas".
- */
-function onBaseline(a: LayoutItem, b: LayoutItem): boolean {
-  if (isPrice(a) || isPrice(b) || !/\p{L}/u.test(a.text) || !/\p{L}/u.test(b.text)) return false;
-  const smaller = Math.min(a.height, b.height);
-  const overlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return Math.abs(a.y + a.height - (b.y + b.height)) <= smaller * 0.25 && overlap > smaller * 0.5;
-}
-
 function sameLineTolerance(a: LayoutItem, b: LayoutItem): number {
   return Math.max(Math.min(a.height, b.height) * 0.6, Math.max(a.height, b.height) * 0.3);
 }
