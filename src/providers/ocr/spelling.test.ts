@@ -113,6 +113,22 @@ describe('OCR words checked against the page language', () => {
     expect(await corrected(['Chlcken', 'Brocoli'], 'en')).toEqual(['Chicken', 'Broccoli']);
   });
 
+  it('takes the one food among several words a letter away', async () => {
+    // "aimpim" is a letter from "aipim" (cassava) and from "pimpim": a grocery flyer means the food.
+    const foods = new PreferredSpellings(['aipim', 'mandioca']);
+    const read = async (texts: string[], preferred = foods) =>
+      (
+        await spelling.correct(
+          texts.map((t) => word(t, 0.2)),
+          'pt',
+          preferred,
+        )
+      ).map((w) => [w.text, w.confidence]);
+    expect(await read(['Aimpim'])).toEqual([['Aipim', 0.7]]);
+    // Without a food among them nothing is settled.
+    expect(await read(['Aimpim'], new PreferredSpellings(['cenoura']))).toEqual([['Aimpim', 0.2]]);
+  });
+
   it('splits a unit glued to a word, each over its share of the box', async () => {
     const [name, unit] = await spelling.correct([word('Brancakg', 0.4)], 'pt');
     expect([name!.text, unit!.text]).toEqual(['Branca', 'kg']);

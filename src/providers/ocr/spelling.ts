@@ -153,7 +153,8 @@ function correctWord(
     return splitWord(word, before, glued);
   if (budget.searches <= 0) return [word];
   budget.searches -= 1;
-  const near = only(oneLetterAway(folded, dictionary));
+  const candidates = oneLetterAway(folded, dictionary);
+  const near = only(candidates) ?? onlyFood(candidates, preferred);
   return near
     ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]
     : [word];
@@ -212,6 +213,15 @@ function only(candidates: readonly DictionaryWord[]): string | undefined {
   if (stems.length === 1) return stems[0]!.word;
   if (stems.length === 0 && candidates.length === 1) return candidates[0]!.word;
   return undefined;
+}
+
+/**
+ * The one food among words the dictionary holds a letter away, in the food vocabulary's spelling:
+ * a grocery flyer's "Aimpim" is "aipim" (cassava) rather than "pimpim".
+ */
+function onlyFood(candidates: readonly DictionaryWord[], preferred: PreferredSpellings): string | undefined {
+  const foods = new Set(candidates.flatMap((c) => preferred.spelling(fold(c.word)) ?? []));
+  return foods.size === 1 ? [...foods][0] : undefined;
 }
 
 /** Dictionary words one deletion, insertion, substitution or swap away from `folded`. */
