@@ -496,6 +496,44 @@ describe('layout parser', () => {
     ]);
   });
 
+  it("gives a card-price badge set on a tile's picture to the tile whose price is over it", () => {
+    // Savegnago: "no nosso cartão pague 3,99" is a picture whose amount alone is text, under the
+    // picture, left of the tile's name; two app-price badges share a line under two tiles; a
+    // multi-buy badge sits under a price printed on its name's line.
+    const page = (of: typeof at) => [
+      of('Wafer Bauducco 104g', 169, 540, 71, 8),
+      of('ou 140g', 169, 547, 26, 8),
+      of('R$ 4,49', 166, 555, 52, 24),
+      of('3,99', 118, 581, 25, 18),
+      of('Chocolate Nestlé tablete', 195, 624, 80, 8),
+      of('R$ 9,98', 282, 618, 50, 22),
+      of('80g ou 90g', 195, 631, 36, 8),
+      of('Levando 3 unidades', 288, 664, 55, 6),
+      of('pague', 288, 670, 17, 6),
+      of('R$ 8,98', 288, 674, 37, 16),
+      of('Suco Maguary Seleção 1,35L', 330, 732, 92, 8),
+      of('R$ 13,90', 339, 738, 62, 23),
+      of('Água de coco', 274, 779, 43, 8),
+      of('Sococo 1L', 274, 787, 32, 8),
+      of('R$ 13,90', 268, 796, 62, 23),
+      of('12,90', 273, 849, 31, 20),
+      of('12,90', 382, 848, 32, 20),
+    ];
+    const offers = parseLayout(page(at)).map((o) => [o.product, o.discountedPrice, o.originalPrice]);
+    expect(offers).toEqual(
+      expect.arrayContaining([
+        ['Wafer Bauducco', 3.99, 4.49],
+        ['Chocolate Nestlé tablete', 8.98, 9.98],
+        ['Suco Maguary Seleção', 12.9, 13.9],
+        ['Água de coco Sococo', 12.9, 13.9],
+      ]),
+    );
+    expect(offers).toHaveLength(4);
+    // Read by OCR, a price with no name over it may be a tile whose name OCR missed: not a badge.
+    const read = parseLayout(page(ocrAt)).map((o) => [o.product, o.discountedPrice, o.originalPrice]);
+    expect(read).toContainEqual(['Wafer Bauducco', 4.49, 4.49]);
+  });
+
   it('leaves out a price that only informs what one unit of a pack comes to', () => {
     const offers = parseLayout([
       at('Cerveja Original lata 350ml', 658, 878, 88, 8),

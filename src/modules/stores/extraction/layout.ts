@@ -126,7 +126,7 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
     groups.push(...lineGroups);
   });
 
-  groups.push(...resolveTiles(clusterOrphans(orphans), lines, usedAsName));
+  groups.push(...resolveTiles(clusterOrphans(orphans), lines, usedAsName, pricedCells(groups)));
   return groups.flatMap((group) => toOffer(group) ?? []);
 }
 
@@ -224,7 +224,12 @@ function clusterOrphans(orphans: Orphan[]): Orphan[] {
 }
 
 /** Attach each name-less price cluster to the name cell above it (tile layouts). */
-function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>): OfferGroup[] {
+function resolveTiles(
+  orphans: Orphan[],
+  lines: Cell[][],
+  usedAsName: Set<Cell>,
+  placed: PlacedPrice[],
+): OfferGroup[] {
   const byAnchor = new Map<Cell, OfferGroup>();
   /** Every name cell of a tile's group: two prices whose stacks share a line share the tile. */
   const byNameCell = new Map<Cell, OfferGroup>();
@@ -257,10 +262,16 @@ function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>)
     // the nearest price of its cluster that has one.
     const anchors = cells.map((cell) => nameAbove(cell, line, lines, usedAsName));
     cells.forEach((cell, i) => {
-      const anchor = anchors[i] ?? nearestAnchor(cells, anchors, i);
-      if (!anchor) return;
-      const group = groupOf(anchor);
+      // A badge straight under a tile's price is that tile's, before the nearest of its line.
+      const own = anchors[i] && groupOf(anchors[i]);
+      const anchor = own ? undefined : nearestAnchor(cells, anchors, i);
+      const group =
+        own ??
+        badgeOwner(cell, placed, 0) ??
+        (anchor ? groupOf(anchor) : badgeOwner(cell, placed, BADGE_SLACK));
+      if (!group) return;
       addCell(group, cell);
+      placed.push({ cell, group });
       for (const unitCell of unitsNear(cell, line, lines)) addUnitsOf(group, unitCell);
     });
   }
@@ -269,6 +280,42 @@ function resolveTiles(orphans: Orphan[], lines: Cell[][], usedAsName: Set<Cell>)
 }
 
 type TileName = NonNullable<ReturnType<typeof nameAbove>>;
+
+interface PlacedPrice {
+  cell: Cell;
+  group: OfferGroup;
+}
+
+const pricedCells = (groups: OfferGroup[]): PlacedPrice[] =>
+  groups.flatMap((group) =>
+    group.cells.filter((cell) => cell.prices.length > 0).map((cell) => ({ cell, group })),
+  );
+
+/** How far under a tile's price (in the badge's heights) a badge with the card price may sit… */
+const BADGE_REACH = 6;
+/** …and how far to its side, when no other tile of its line claims it. */
+const BADGE_SLACK = 2;
+
+/**
+ * The tile a price with no name over it belongs to when it is a badge under that tile's one price
+ * (a card or app price set on the picture, "no nosso cartão pague 3,99"): the nearest price above
+ * it, no smaller, in its column (`slack`: in badge heights). Text layers only: on an OCR page, a
+ * price whose name OCR missed would otherwise take the tile above.
+ */
+function badgeOwner(badge: Cell, placed: readonly PlacedPrice[], slack: number): OfferGroup | undefined {
+  if (badge.confidence < 1) return undefined;
+  const above = placed
+    .filter(
+      ({ cell, group }) =>
+        group.prices.length === 1 &&
+        cell.height >= badge.height &&
+        cell.bottom <= badge.y + badge.height / 2 &&
+        badge.y - cell.bottom < badge.height * BADGE_REACH &&
+        overlapsHorizontally(cell, badge, badge.height * slack),
+    )
+    .sort((a, b) => badge.y - a.cell.bottom - (badge.y - b.cell.bottom));
+  return above[0]?.group;
+}
 
 /** A price right under a note that only informs ("Nesta embalagem cada unidade sai por"). */
 function underInformativeNote(price: Cell, lineIndex: number, lines: Cell[][]): boolean {
