@@ -534,6 +534,19 @@ describe('layout parser', () => {
     expect(read).toContainEqual(['Wafer Bauducco', 4.49, 4.49]);
   });
 
+  it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
+    // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
+    const offers = parseLayout([
+      at('WHOLE', 517, 210, 61, 15),
+      at('JALAPENOS', 498, 231, 101, 15),
+      at('26OZ', 533, 252, 29, 10),
+      at('PASTA SAUCE', 340, 222, 110, 15),
+      at('2X$5.00', 347, 252, 100, 30),
+      at('99¢', 515, 268, 70, 35),
+    ]);
+    expect(offers.find((o) => o.discountedPrice === 0.99)?.unit).toBe('26OZ');
+  });
+
   it('leaves out a price that only informs what one unit of a pack comes to', () => {
     const offers = parseLayout([
       at('Cerveja Original lata 350ml', 658, 878, 88, 8),

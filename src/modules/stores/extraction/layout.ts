@@ -470,6 +470,8 @@ function stackedName(
 }
 
 /** Unit cells beside or under a tile's price, or on the line right over it (below the name). */
+const UNIT_LINES_ABOVE = 3;
+
 function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
   const out: Cell[] = [];
   for (const i of [lineIndex, lineIndex + 1]) {
@@ -477,9 +479,13 @@ function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
       if (c !== price && c.unitOnly && overlapsHorizontally(c, price, price.height * 2)) out.push(c);
     }
   }
-  for (const c of lines[lineIndex - 1] ?? []) {
-    if (c.unitOnly && overlapsHorizontally(c, price, 0) && price.y - c.bottom < price.height * 0.5)
-      out.push(c);
+  // The line right over the price in its column: page lines are page-wide, so a neighbouring
+  // column's line may come between.
+  for (const line of lines.slice(Math.max(0, lineIndex - UNIT_LINES_ABOVE), lineIndex)) {
+    for (const c of line) {
+      if (c.unitOnly && overlapsHorizontally(c, price, 0) && price.y - c.bottom < price.height * 0.5)
+        out.push(c);
+    }
   }
   return out;
 }
