@@ -529,9 +529,15 @@ describe('layout parser', () => {
       ]),
     );
     expect(offers).toHaveLength(4);
+    expect(parseLayout(page(at)).every((o) => o.fromTextLayer)).toBe(true);
     // Read by OCR, a price with no name over it may be a tile whose name OCR missed: not a badge.
-    const read = parseLayout(page(ocrAt)).map((o) => [o.product, o.discountedPrice, o.originalPrice]);
-    expect(read).toContainEqual(['Wafer Bauducco', 4.49, 4.49]);
+    const read = parseLayout(page(ocrAt));
+    expect(read.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toContainEqual([
+      'Wafer Bauducco',
+      4.49,
+      4.49,
+    ]);
+    expect(read.some((o) => o.fromTextLayer)).toBe(false);
   });
 
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {

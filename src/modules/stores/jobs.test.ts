@@ -257,12 +257,12 @@ describe('durable flyer jobs', () => {
     await worker.stop();
   });
 
-  it('keeps a price over 10× the flyer median for audit, not listed, unless its unit explains it (up to 100×)', async () => {
+  it('keeps a price over 10× the flyer median for audit, not listed, unless its unit explains it (up to 100×) or a text layer printed it', async () => {
     const store = await ctx.services.stores.createStore({
       name: 'Outlier Mart',
       logo_url: 'https://x.example/o.png',
     });
-    const offer = (product: string, price: number, unit = '') => ({
+    const offer = (product: string, price: number, unit = '', fromTextLayer = false) => ({
       product,
       brand: '',
       originalPrice: price,
@@ -270,6 +270,7 @@ describe('durable flyer jobs', () => {
       unit,
       confidence: 0.8,
       validUntil: '2099-01-01',
+      fromTextLayer,
     });
     const fixed: FlyerSource = {
       open: async () => ({
@@ -281,10 +282,14 @@ describe('durable flyer jobs', () => {
           offer('Milk', 0.99),
           offer('Bread', 1.49),
           offer('Coffee', 3.99),
+          offer('Eggs', 2.99),
+          offer('Butter', 2.29),
+          offer('Onions', 1.29),
           offer('Cheddar', 399, '8 oz'), // "$3⁹⁹" read as 399
           offer('Rice', 49.9, '10 kg'),
           offer('Water', 39.0, '6 x 1,5 l'),
           offer('Tomatoes', 7991.99, 'per kg'), // a header's digits glued to "R$ 7,99": no unit explains 2,000×
+          offer('Whisky', 79.9, '750 ml', true), // printed in the PDF's text: a dear offer, not a misreading
         ],
       }),
     };
@@ -297,11 +302,15 @@ describe('durable flyer jobs', () => {
     expect(listed.map((c) => c.product).sort()).toEqual([
       'Apples',
       'Bread',
+      'Butter',
       'Coffee',
+      'Eggs',
       'Milk',
+      'Onions',
       'Pears',
       'Rice',
       'Water',
+      'Whisky',
     ]);
     const all = (await ctx.services.stores.listCandidates(store.id, job.id, page, true)).rows;
     expect(all.find((c) => c.product === 'Cheddar')).toBeDefined();

@@ -20,6 +20,7 @@ export interface NewOffer {
   page: number;
   confidence: number;
   box?: OfferBox | undefined;
+  fromTextLayer?: boolean | undefined;
 }
 
 export interface CandidateChanges {
@@ -192,6 +193,7 @@ export class StoresRepository {
               page: o.page,
               confidence: o.confidence,
               box: o.box ? JSON.stringify(o.box) : null,
+              from_text_layer: o.fromTextLayer ?? false,
             })),
           )
           .execute();
@@ -214,7 +216,8 @@ export class StoresRepository {
    * unit does not explain it (weight, a case or a multi-pack), are kept for audit below the listing
    * threshold: on a grocery flyer they are misreadings (cents read as whole units) far more often
    * than offers. A bulk unit explains up to `bulkFactor` × the median. Needs `minCandidates` for
-   * the median to mean anything. Answers how many.
+   * the median to mean anything. A candidate read from a text layer is as printed (a bottle of
+   * whisky among groceries) and stays listed. Answers how many.
    */
   async demotePriceOutliers(
     jobId: string,
@@ -228,6 +231,7 @@ export class StoresRepository {
       ) m
       where p.job_id = ${jobId}
         and m.n >= ${rule.minCandidates}
+        and not p.from_text_layer
         and p.discounted_price > ${rule.factor} * m.median
         and (p.unit !~* ${BULK_UNIT} or p.discounted_price > ${rule.bulkFactor} * m.median)`.execute(
       this.#db,

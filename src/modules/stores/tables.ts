@@ -47,6 +47,8 @@ export interface PromotionsTable {
   confidence: number;
   /** Where on the page it was read: PDF points, top-left origin (null when the reader did not say). */
   box: ColumnType<OfferBox | null, string | null | undefined, string | null>;
+  /** Read from a PDF text layer alone: the outlier rule for misreadings leaves it listed. */
+  from_text_layer: Generated<boolean>;
   status: Generated<PromotionStatus>;
   created_at: ColumnType<Date, never, never>;
   updated_at: Generated<Date>;

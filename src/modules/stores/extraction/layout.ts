@@ -51,6 +51,8 @@ export interface ParsedOffer {
   box?: OfferBox;
   /** A validity printed for this offer alone (YYYY-MM-DD); the flyer's validity otherwise. */
   validUntil?: string;
+  /** Read from a text layer's characters alone (no OCR, no model): its prices are as printed. */
+  fromTextLayer?: boolean;
 }
 
 interface Cell {
@@ -61,6 +63,8 @@ interface Cell {
   bottom: number;
   height: number;
   confidence: number;
+  /** Every item of it came from a text layer (none from OCR). */
+  printed: boolean;
   prices: PriceToken[];
   name: string;
   unitOnly: boolean;
@@ -303,7 +307,7 @@ const BADGE_SLACK = 2;
  * price whose name OCR missed would otherwise take the tile above.
  */
 function badgeOwner(badge: Cell, placed: readonly PlacedPrice[], slack: number): OfferGroup | undefined {
-  if (badge.confidence < 1) return undefined;
+  if (!badge.printed) return undefined;
   const above = placed
     .filter(
       ({ cell, group }) =>
@@ -534,6 +538,7 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
     unit: unit.slice(0, 50),
     confidence: round2(Math.max(0.05, Math.min(0.95, confidence * ocrWeight(certainty)))),
     box: boxOf(group.cells),
+    fromTextLayer: group.cells.every((c) => c.printed),
   };
 }
 
@@ -779,6 +784,7 @@ function makeCell(items: LayoutItem[]): Cell {
     bottom: Math.max(...items.map((i) => i.y + i.height)),
     height: Math.max(...items.map((i) => i.height)),
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
+    printed: items.every((i) => i.confidence === undefined),
     prices,
     name: trailsItsPrice(items, text, prices) ? '' : residualName(text),
     unitOnly: isOnlyUnit(text),
