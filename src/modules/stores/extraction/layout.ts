@@ -266,13 +266,15 @@ function resolveTiles(
     // the nearest price of its cluster that has one.
     const anchors = cells.map((cell) => nameAbove(cell, line, lines, usedAsName));
     cells.forEach((cell, i) => {
+      const ofNearest = () => {
+        const nearest = nearestAnchor(cells, anchors, i);
+        return nearest && groupOf(nearest);
+      };
       // A badge straight under a tile's price is that tile's, before the nearest of its line.
-      const own = anchors[i] && groupOf(anchors[i]);
-      const anchor = own ? undefined : nearestAnchor(cells, anchors, i);
-      const group =
-        own ??
-        badgeOwner(cell, placed, 0) ??
-        (anchor ? groupOf(anchor) : badgeOwner(cell, placed, BADGE_SLACK));
+      const anchor = anchors[i];
+      const group = anchor
+        ? groupOf(anchor)
+        : (badgeOwner(cell, placed, 0) ?? ofNearest() ?? badgeOwner(cell, placed, BADGE_SLACK));
       if (!group) return;
       addCell(group, cell);
       placed.push({ cell, group });
