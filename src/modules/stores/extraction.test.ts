@@ -268,6 +268,12 @@ describe('layout parser', () => {
     'Offres valables du 3 au 9 mars',
     'Válido apenas para o dia 17 de Junho',
     'Maple Discount Foods Flyer in effect August 3-9, 2026 Extra Lean',
+    // Right-to-left lines as OCR gives them (words in their places on the page) or as typed.
+    'هايبرماركت الواحة إلى من سارية العروض',
+    'العروض سارية حتى نهاية الأسبوع',
+    'فروشگاه آسمان تا از معتبر',
+    'قیمت‌ها معتبر تا پایان هفته',
+    'המבצע בתוקף עד סוף השבוע',
   ])('a validity statement "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
@@ -280,6 +286,8 @@ describe('layout parser', () => {
     'Carte d’Or Vanille',
     'Sans gluten',
     'Sem lactose',
+    'عصير من البرتقال',
+    'معتبر',
   ])('"%s" is still a product name', (text) => {
     expect(looksLikeName(text)).toBe(true);
   });
@@ -299,6 +307,7 @@ describe('layout parser', () => {
     'قیست\u200cقبلی',
     '1 كيلو',
     'عبوة',
+    'لثر', // لتر (litre) with its dots misread
   ])(
     'an Arabic-script line of currency, unit and price words "%s" (OCR\'s readings too) is no name',
     (text) => {
@@ -429,6 +438,44 @@ describe('layout parser', () => {
       item('3,49 €', 40, 140, 40),
     ]);
     expect(printed!.originalPrice).toBe(18.95);
+  });
+
+  it('takes no name from an OCR cell of a right-to-left price and its currency word, and gives the price to the tile above', () => {
+    // "٣.٧٩ درهم كيلو" cut by the tile's edge: OCR reads the unit as "علله", beside the amount.
+    const offers = parseLayout([
+      ocrAt('طماطم', 500, 440, 70, 24),
+      ocrAt('بدون', 560, 470, 40, 12),
+      ocrAt('البطاقة', 505, 470, 50, 12),
+      ocrAt('4.89', 470, 470, 30, 12),
+      ocrAt('درهم', 470, 470, 30, 12),
+      ocrAt('درهم', 400, 520, 110, 50),
+      ocrAt('3.79', 515, 520, 90, 50),
+      ocrAt('علله', 610, 530, 20, 30),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['طماطم', 3.79, 4.89],
+    ]);
+  });
+
+  it('gives no neighbour the price of a right-to-left tile whose name OCR missed', () => {
+    // Three tiles in a row; the middle one's name went unread. Its 17.99 is as big as its
+    // neighbours' prices: neither the tile on its right (whose own price stands between) nor the
+    // one on its left takes it.
+    const offers = parseLayout([
+      ocrAt('بسمتي', 505, 442, 47, 24),
+      ocrAt('أرز', 558, 443, 16, 18),
+      ocrAt('خيار', 164, 447, 27, 14),
+      ocrAt('4.50', 109, 527, 50, 24),
+      ocrAt('17.99', 301, 527, 77, 24),
+      ocrAt('33.79', 494, 527, 90, 24),
+      ocrAt('درهم', 22, 530, 75, 37),
+      ocrAt('درهم', 214, 530, 75, 37),
+      ocrAt('درهم', 406, 530, 76, 37),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice]).sort()).toEqual([
+      ['أرز بسمتي', 33.79, 33.79],
+      ['خيار', 4.5, 4.5],
+    ]);
   });
 
   it('gives each right-to-left tile of a row its own price (name at the right edge, price at the left)', () => {

@@ -143,7 +143,16 @@ const NOISE_CONFIDENCE = 0.6;
  * tile's among them, from the name they stand under.
  */
 function isOcrNoise(cell: Cell): boolean {
-  return cell.confidence < NOISE_CONFIDENCE && nameLikelihood(cell.name) === 0;
+  return (cell.confidence < NOISE_CONFIDENCE && nameLikelihood(cell.name) === 0) || isPriceRemains(cell);
+}
+
+/**
+ * An OCR cell holding a price with its Arabic-script currency word: the words beside them are the
+ * price's unit or glyphs misread ("درهم علله" of "٣.٧٩ درهم كيلو" cut by the tile's edge). A
+ * name on such a flyer stands on its own line, over the price.
+ */
+function isPriceRemains(cell: Cell): boolean {
+  return !cell.printed && cell.prices.length > 0 && cell.text.split(/\s+/u).some(isArabicScriptCurrency);
 }
 
 /**
@@ -341,12 +350,21 @@ function underInformativeNote(price: Cell, lineIndex: number, lines: Cell[][]): 
 function nearestAnchor(cells: Cell[], anchors: (TileName | undefined)[], i: number): TileName | undefined {
   let best: { distance: number; anchor: TileName } | undefined;
   anchors.forEach((anchor, j) => {
-    if (!anchor) return;
+    if (!anchor || isAnotherTilesPrice(cells[i]!, cells[j]!)) return;
     const distance = Math.abs(cells[j]!.x - cells[i]!.x);
     if (!best || distance < best.distance) best = { distance, anchor };
   });
   return best?.anchor;
 }
+
+/**
+ * An OCR price as big as its named neighbour is not that tile's former price (printed smaller) but
+ * the price of a tile whose name OCR missed: it must not become the neighbour's price.
+ */
+function isAnotherTilesPrice(price: Cell, named: Cell): boolean {
+  return !price.printed && price.height >= named.height * SAME_SIZE;
+}
+const SAME_SIZE = 0.7;
 
 function addUnitsOf(group: OfferGroup, cell: Cell): void {
   const unit = findUnit(cell.text);
@@ -404,7 +422,7 @@ function nameAboveWithin(
           (straightOver
             ? overlapsHorizontally(c, price, 0)
             : rightToLeftText(c.text)
-              ? rightToLeftNameOver(c, price)
+              ? rightToLeftNameOver(c, price) && !pricedBetween(lines[lineIndex]!, price, c)
               : overlapsHorizontally(c, price, price.height)),
       )
       .sort((a, b) => centreDistance(a, price) - centreDistance(b, price))[0];
@@ -421,6 +439,21 @@ function nameAboveWithin(
  */
 function rightToLeftNameOver(name: Cell, price: Cell): boolean {
   return name.right >= price.right - price.height && name.x - price.right <= price.height * RTL_TILE_REACH;
+}
+
+/**
+ * A price as big as `price` standing between it and a right-to-left name on its right: the name
+ * is that price's tile's, `price` the tile on the left's (whose name OCR may have missed).
+ */
+function pricedBetween(line: readonly Cell[], price: Cell, name: Cell): boolean {
+  return line.some(
+    (c) =>
+      c !== price &&
+      c.prices.length > 0 &&
+      c.x >= price.right &&
+      c.x < name.right &&
+      isAnotherTilesPrice(c, price),
+  );
 }
 
 /** How far right of a price (in its heights) a right-to-left tile's name may start. */

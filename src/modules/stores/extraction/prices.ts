@@ -276,7 +276,7 @@ const RTL_PRICE_WORDS = new Set(
  * Those also recognised a letter off (OCR's "قیست" for "قیمت", "رهم" for "درهم"): none is a letter
  * from a food's name, as "بسته" (a pack) is from "پسته" (pistachios).
  */
-const RTL_PRICE_WORDS_MISREAD = 'درهم دراهم قیمت قبلی اصلی السعر السابق القدیم تخفیف کیلوگرم'
+const RTL_PRICE_WORDS_MISREAD = 'درهم دراهم قیمت قبلی اصلی السعر السابق القدیم تخفیف کیلوگرم لتر لیتر عبوه'
   .split(' ')
   .map(persianForms);
 
@@ -333,8 +333,18 @@ export const INFORMATIVE_NOTE = /\bnest[ae] embalagem\b|\bthat'?s (?:only )?\W?\
 const VALIDITY_STATEMENT =
   /\b(?:ofertas?|offers?|offres?|prices?|pre[çc]os|precios|angebote|preise|prezzi|promo[çc][õo]es|promociones|flyer|ad|circular|folheto|encarte|folleto|prospekt|volantino)\s+(?:v[áa]lid|valables?|effective|in effect|g[üu]ltig|validi)|\b(?:v[áa]lid[oa]s?|valid|valables?|g[üu]ltig|validi|effective|in effect)\s+(?:de|del|do|da|desde|at[ée]|hasta|apenas|para|al|du|jusqu|vom|von|bis|ab|from|until|till|through|thru|dal|fino)\b/iu;
 
+/**
+ * The same in Arabic, Persian and Hebrew ("العروض سارية من … إلى", "صالحة حتى", "معتبر از … تا",
+ * "בתוקף עד"): a word of validity and one of a range, in either order (OCR gives a right-to-left
+ * line's words as they stand on the page). Matched in Persian forms (ی, ک, ة as ه).
+ */
+const RTL_VALIDITY_WORD = /(?<!\p{L})(?:ساریه|ساری|صالحه|صالح|معتبر|اعتبار|בתוקף)(?!\p{L})/u;
+const RTL_RANGE_WORD = /(?<!\p{L})(?:من|حتی|[اإ]لی|لغایه|از|تا|עד)(?!\p{L})/u;
+
 export function isValidityStatement(text: string): boolean {
-  return VALIDITY_STATEMENT.test(text);
+  if (VALIDITY_STATEMENT.test(text)) return true;
+  const rtl = persianForms(text);
+  return RTL_VALIDITY_WORD.test(rtl) && RTL_RANGE_WORD.test(rtl);
 }
 
 /** Enough letters to be a product name, not a stray symbol or number, nor a condition or price note. */
