@@ -31,6 +31,13 @@ describe('ingredient search', () => {
     expect(names('açúcar')[0]).toBe('sugar');
   });
 
+  it('finds ingredients by their Arabic and Persian names', () => {
+    expect(names('ثوم')[0]).toBe('garlic');
+    expect(names('طماطم')[0]).toBe('tomato');
+    expect(names('خرما')[0]).toBe('date');
+    expect(names('چای')[0]).toBe('black tea');
+  });
+
   it('finds nothing for unrelated text; wildcards are literal', () => {
     expect(searchIngredients(index, 'zzqqxx', 20, 0)).toEqual({ items: [], total: 0 });
     expect(

@@ -9,4 +9,13 @@ describe('the food vocabulary', () => {
     expect(new Set(foodWords('fr'))).toContain('pêche');
     expect(foodWords('es').every((w) => w === w.toLowerCase() && /^\p{L}{3,}$/u.test(w))).toBe(true);
   });
+
+  it('holds Arabic and Persian names each in its own letter forms', () => {
+    const arabic = new Set(foodWords('ar'));
+    const persian = new Set(foodWords('fa'));
+    for (const word of ['أرز', 'عدس', 'طماطم', 'زيتون']) expect(arabic).toContain(word);
+    for (const word of ['برنج', 'پسته', 'چای', 'گوشت']) expect(persian).toContain(word);
+    expect([...arabic].some((w) => /[یک]/u.test(w))).toBe(false);
+    expect([...persian].some((w) => /[يكة]/u.test(w))).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 import { inPersianForms } from './arabic-letters.ts';
+import { type ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { fold, HunspellDictionary, type DictionaryWord } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
 
@@ -66,10 +67,11 @@ export class SpellingCorrector {
     words: readonly OcrWord[],
     language: SpellingLanguage,
     preferred: PreferredSpellings = NO_PREFERENCES,
+    foods?: ArabicScriptFoods,
   ): Promise<OcrWord[]> {
     const dictionary = await this.#dictionary(language);
     const budget = { searches: MAX_SEARCHES_PER_PAGE };
-    return words.flatMap((word) => correctWord(word, dictionary, budget, preferred));
+    return words.flatMap((word) => correctWord(word, dictionary, budget, preferred, foods));
   }
 
   #dictionary(language: SpellingLanguage): Promise<HunspellDictionary> {
@@ -125,6 +127,7 @@ function correctWord(
   dictionary: HunspellDictionary,
   budget: { searches: number },
   preferred: PreferredSpellings,
+  foods?: ArabicScriptFoods,
 ): OcrWord[] {
   const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+|[\p{Script=Arabic}\u200c]+)([^\p{L}\d]*)$/u.exec(word.text);
   if (word.settled || !parts) return [word];
@@ -146,7 +149,13 @@ function correctWord(
     return [confirmed({ ...word, text: before + inCaseOf(core, accented) + after }, folded, SPELT)];
   if (same.length > 0) return [word];
   // tesseract's Persian model is sure of words it misread by a dot: its certainty is not asked.
-  if (persian) return [nearestPersian(word, before, after, folded, dictionary, budget)];
+  // A food's name the dictionary lacks ("لیقوان") comes before the dictionary's nearest word; a
+  // word it holds stays, though a food be a dot away: "بسته" (a pack) is not "پسته" (pistachios).
+  if (persian)
+    return [
+      (foods && spelledAsFood(word, foods)) ||
+        nearestPersian(word, before, after, folded, dictionary, budget),
+    ];
   if (folded.length < MIN_CORRECTED_LETTERS || word.confidence >= UNSURE) return [word];
   const glued = GLUED_UNIT.exec(core);
   if (glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)

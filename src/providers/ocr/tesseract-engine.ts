@@ -21,6 +21,7 @@ import { withArabicIndicPrices } from './arabic-prices.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
+import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { PreferredSpellings, SpellingCorrector, type SpellingLanguage } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
 
@@ -77,6 +78,7 @@ export class TesseractEngine implements OcrEngine {
   readonly #prices = new PaddleLineRecognizer();
   readonly #options: OcrEngineOptions;
   readonly #preferred = new Map<SpellingLanguage, PreferredSpellings>();
+  readonly #arabicFoods = new Map<'ar' | 'fa', ArabicScriptFoods>();
 
   constructor(options: OcrEngineOptions = {}) {
     this.#options = options;
@@ -124,7 +126,10 @@ export class TesseractEngine implements OcrEngine {
   async #spelt(image: Buffer, words: OcrWord[], document: OcrDocument): Promise<OcrWord[]> {
     if (arabicScriptShare(words) > 0.5) {
       const read = await withArabicIndicPrices(image, words);
-      return isPersian(read) ? spelling.correct(read, 'fa') : read;
+      const persian = isPersian(read);
+      const foods = this.#foodsIn(persian ? 'fa' : 'ar');
+      if (persian) return spelling.correct(read, 'fa', undefined, foods);
+      return foods ? read.map((word) => spelledAsFood(word, foods) ?? word) : read;
     }
     // The lines read again may show the language where the page reading did not.
     const found = pageLanguage(words);
@@ -186,6 +191,17 @@ export class TesseractEngine implements OcrEngine {
       this.#preferred.set(language, preferred);
     }
     return preferred;
+  }
+
+  /** Foods' names in Arabic or Persian (npm has no Arabic dictionary: the only word list here). */
+  #foodsIn(language: 'ar' | 'fa'): ArabicScriptFoods | undefined {
+    if (!this.#options.preferredSpellings) return undefined;
+    let foods = this.#arabicFoods.get(language);
+    if (!foods) {
+      foods = new ArabicScriptFoods(this.#options.preferredSpellings(language));
+      this.#arabicFoods.set(language, foods);
+    }
+    return foods;
   }
 
   async close(): Promise<void> {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeName } from '../names.ts';
 import { INGREDIENTS } from './ingredients.ts';
+import { INGREDIENT_NAMES_AR_FA } from './names-ar-fa.ts';
 import { INGREDIENT_NAMES_I18N, translatedNames } from './names-i18n.ts';
 import { INGREDIENT_NAMES_MORE } from './names-more.ts';
 
 describe('ingredient names in other languages', () => {
   it('name reference ingredients that exist, in every language', () => {
     const names = new Set(INGREDIENTS.map((i) => i.name));
-    for (const [name, ...cells] of [...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE]) {
+    for (const [name, ...cells] of [...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE, ...INGREDIENT_NAMES_AR_FA]) {
       expect(names, name).toContain(name);
       expect(cells.every((c) => c.trim().length > 0), name).toBe(true);
     }
@@ -20,7 +21,7 @@ describe('ingredient names in other languages', () => {
       for (const n of [i.name, ...i.aliases]) if (!english.has(normalizeName(n))) english.set(normalizeName(n), i.name);
     const taken = new Map<string, string>();
     const clashes: string[] = [];
-    for (const name of new Set([...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE].map(([n]) => n))) {
+    for (const name of new Set([...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE, ...INGREDIENT_NAMES_AR_FA].map(([n]) => n))) {
       for (const alias of translatedNames(name)) {
         const key = normalizeName(alias);
         const other = english.get(key) ?? taken.get(key);

@@ -1,3 +1,4 @@
+import { INGREDIENT_NAMES_AR_FA } from './names-ar-fa.ts';
 import { INGREDIENT_NAMES_MORE } from './names-more.ts';
 
 /**
@@ -338,7 +339,7 @@ export const INGREDIENT_NAMES_I18N: readonly Row[] = [
 export const I18N_LANGUAGES = ['de', 'nl', 'fr', 'es', 'it', 'pt'] as const;
 
 const byName = new Map<string, string[]>();
-for (const [name, ...cells] of [...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE]) {
+for (const [name, ...cells] of [...INGREDIENT_NAMES_I18N, ...INGREDIENT_NAMES_MORE, ...INGREDIENT_NAMES_AR_FA]) {
   const names = cells.flatMap((cell) => cell.split(',')).map((n) => n.trim().toLowerCase().replace(/’/g, "'"));
   byName.set(name, [...(byName.get(name) ?? []), ...names.filter(Boolean)]);
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ArabicScriptFoods, arabicScriptKey, spelledAsFood } from './arabic-spelling.ts';
+import type { OcrWord } from './ocr.ts';
+import { SpellingCorrector } from './spelling.ts';
+
+const word = (text: string, confidence = 0.9): OcrWord => ({
+  text,
+  x: 0,
+  y: 0,
+  width: 60,
+  height: 20,
+  confidence,
+});
+
+describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spells them', () => {
+  const arabic = new ArabicScriptFoods([
+    'أرز',
+    'بسمتي',
+    'لبنة',
+    'أحمر',
+    'عدس',
+    'خيار',
+    'تين',
+    'حلبة',
+    'جلبة',
+  ]);
+  const spelt = (text: string) => arabic.spelling(text);
+
+  it('folds the hamza, the ta marbuta and the yeh OCR wrote its way', () => {
+    expect(spelt('آرز')).toBe('أرز');
+    expect(spelt('ارز')).toBe('أرز');
+    expect(spelt('لبنه')).toBe('لبنة');
+    expect(spelt('احمر')).toBe('أحمر');
+    expect(spelt('بسمتى')).toBe('بسمتي');
+    expect(spelt('بسمتی')).toBe('بسمتي');
+    expect(arabicScriptKey('لبنة')).toBe(arabicScriptKey('لبنه'));
+  });
+
+  it('mends a longer word a misread dot away from one food', () => {
+    expect(spelt('حيار')).toBe('خيار');
+  });
+
+  it('leaves a short word, one two foods are equally near, and one far from any, as read', () => {
+    expect(spelt('بين')).toBeUndefined(); // "between", a dot from تين (figs)
+    expect(spelt('خلبة')).toBeUndefined(); // حلبة or جلبة
+    expect(spelt('درهم')).toBeUndefined();
+    expect(spelt('من')).toBeUndefined();
+  });
+
+  it('keeps the punctuation around a word and raises OCR’s doubt about a food', () => {
+    const mended = spelledAsFood(word('(لبنه)', 0.4), arabic);
+    expect(mended).toMatchObject({ text: '(لبنة)', confidence: 0.85 });
+    expect(spelledAsFood(word('حيار', 0.4), arabic)).toMatchObject({ text: 'خيار', confidence: 0.7 });
+    expect(spelledAsFood(word('SALE'), arabic)).toBeUndefined();
+  });
+
+  it('mends a Persian word the dictionary lacks into a food before the dictionary is asked, never one it holds', async () => {
+    const persian = new ArabicScriptFoods(['پسته', 'لیقوان', 'سیر', 'شیر']);
+    const corrector = new SpellingCorrector();
+    const read = ['بسته', 'لیفوان', 'سیر', 'شیر', 'کوشت'].map((t) => word(t));
+    // بسته (a pack) is a word, a dot from پسته (pistachios): it stays. Garlic and milk, a dot
+    // apart, are both foods: each stays as read. The dictionary still mends what no food is near.
+    expect((await corrector.correct(read, 'fa', undefined, persian)).map((w) => w.text)).toEqual([
+      'بسته',
+      'لیقوان',
+      'سیر',
+      'شیر',
+      'گوشت',
+    ]);
+  });
+});

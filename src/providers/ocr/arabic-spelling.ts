@@ -1,0 +1,90 @@
+import { fold } from './hunspell.ts';
+import type { OcrWord } from './ocr.ts';
+
+/**
+ * Letters OCR takes for one another in Arabic script: the same stroke with its dots, its bar or
+ * its hamza lost or moved. Groups hold the letters a misread one may stand for.
+ */
+const SAME_STROKE = ['بپتثنی', 'جچحخ', 'دذ', 'رزژ', 'سش', 'صض', 'طظ', 'عغ', 'فق', 'کگ'];
+/** Persian's marked letters, which the Arabic-trained strokes lose most (جای for چای). */
+const PERSIAN_MARKED = /[پچژگ]/u;
+/** Dot-group guesses on shorter words would turn common words into foods (بین → تین). */
+const MIN_SUBSTITUTED_LETTERS = 4;
+const MIN_LETTERS = 3;
+
+/**
+ * The key a word is looked up by: case and marks folded (أ إ آ → ا), and the letters Arabic and
+ * Persian write each their way, or OCR mixes freely, made one (ي ى → ی, ك → ک, ة → ه).
+ */
+export function arabicScriptKey(text: string): string {
+  return fold(text)
+    .replace(/[يى]/gu, 'ی')
+    .replace(/ك/gu, 'ک')
+    .replace(/ة/gu, 'ه')
+    .replace(/\u200c/gu, '');
+}
+
+/**
+ * The food vocabulary of an Arabic-script language, for OCR's words of a flyer in it: a word that
+ * is a food but for a hamza, a ta marbuta or a yeh OCR wrote its way ("آرز", "لبنه") takes the
+ * vocabulary's spelling, and a word that is not one becomes the one food a misread dot away
+ * ("جای" → "چای", tea, although "جای" is also a word: on a grocery flyer the food wins).
+ */
+export class ArabicScriptFoods {
+  readonly #byKey = new Map<string, string | null>();
+
+  constructor(words: Iterable<string>) {
+    for (const word of words) {
+      const key = arabicScriptKey(word);
+      if (key.length < MIN_LETTERS) continue;
+      const seen = this.#byKey.get(key);
+      this.#byKey.set(key, seen === undefined || seen === word ? word : null);
+    }
+  }
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  /** The food `word` is, or the one food it is a misread letter away from; undefined otherwise. */
+  spelling(word: string): string | undefined {
+    const key = arabicScriptKey(word);
+    if (key.length < MIN_LETTERS) return undefined;
+    const exact = this.#byKey.get(key);
+    if (exact !== undefined) return exact ?? undefined;
+    const near = new Set<string>();
+    const letters = [...key];
+    letters.forEach((letter, i) => {
+      for (const other of this.#standIns(letter, letters.length)) {
+        const food = this.#byKey.get([...letters.slice(0, i), other, ...letters.slice(i + 1)].join(''));
+        if (food) near.add(food);
+      }
+    });
+    return near.size === 1 ? [...near][0] : undefined;
+  }
+
+  /** The letters a read one may stand for: all of its stroke's on long words, Persian's marked ones on any. */
+  #standIns(letter: string, length: number): string[] {
+    const group = SAME_STROKE.find((g) => g.includes(letter));
+    if (!group) return [];
+    return [...group].filter(
+      (other) => other !== letter && (length >= MIN_SUBSTITUTED_LETTERS || PERSIAN_MARKED.test(other)),
+    );
+  }
+}
+
+/** An Arabic-script word of OCR in its food's spelling, when the vocabulary has one for it. */
+export function spelledAsFood(word: OcrWord, foods: ArabicScriptFoods): OcrWord | undefined {
+  const parts = /^([^\p{L}\d]*)([\p{Script=Arabic}\u200c]+)([^\p{L}\d]*)$/u.exec(word.text);
+  if (!parts) return undefined;
+  const [, before, read, after] = parts as unknown as [string, string, string, string];
+  const food = foods.spelling(read);
+  if (!food) return undefined;
+  const exact = arabicScriptKey(food) === arabicScriptKey(read);
+  // A food the flyer printed is likelier right than OCR's doubt says; one a dot away a little less.
+  const confidence = Math.max(word.confidence, exact ? FOOD_AS_READ : FOOD_A_DOT_AWAY);
+  return { ...word, text: before + food + after, confidence };
+}
+
+const FOOD_AS_READ = 0.85;
+const FOOD_A_DOT_AWAY = 0.7;
