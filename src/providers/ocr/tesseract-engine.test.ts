@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pageLanguage, TesseractEngine } from './tesseract-engine.ts';
+import { isPersian, pageLanguage, TesseractEngine } from './tesseract-engine.ts';
 import type { OcrDocument, OcrWord } from './ocr.ts';
 
 const ARABIC_FACE = '/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf';
@@ -35,6 +35,18 @@ describe.runIf(existsSync(ARABIC_FACE))('TesseractEngine on other scripts', () =
     expect(text).toMatch(/مضافتی|مضافتي/);
     expect(words.filter((w) => w.confidence >= 0.7).length).toBeGreaterThanOrEqual(6);
   }, 60_000);
+});
+
+describe('telling a Persian page from an Arabic one', () => {
+  const words = (text: string): OcrWord[] =>
+    text.split(' ').map((t, i) => ({ text: t, x: i * 50, y: 0, width: 40, height: 20, confidence: 0.9 }));
+
+  it('by Persian letters against ة and the article, not against the Arabic model’s final ى', () => {
+    // A Persian page as the Arabic model reads it: final yeh as ى, kaf as ك, marks lost.
+    expect(isPersian(words('جاى ایرانی لوبيا جيتى گرم مضافتى گرم كوسفندى گرم بدون عدد'))).toBe(true);
+    expect(isPersian(words('العروض سارية حليب طازج البطاقة لبنة گرم دجاج على گرم'))).toBe(false);
+    expect(isPersian(words('دجاج طازج خيار'))).toBe(false);
+  });
 });
 
 describe.runIf(existsSync(ARABIC_FACE))('TesseractEngine on Arabic-script display prices', () => {

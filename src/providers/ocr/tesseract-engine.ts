@@ -313,12 +313,15 @@ function arabicScriptShare(words: readonly OcrWord[]): number {
 
 /**
  * A page in Persian rather than Arabic: it shows letters Arabic does not have (پ چ ژ گ) more than
- * ones Persian does not use (ة ى). There is no Arabic dictionary to check the other against.
+ * marks of Arabic Persian does not use: ة and the article ال heading a word. (Not ى: the Arabic
+ * model ends Persian words with it, "جاى" for "چای".) There is no Arabic dictionary to check the
+ * other against.
  */
-function isPersian(words: readonly OcrWord[]): boolean {
+export function isPersian(words: readonly OcrWord[]): boolean {
   const text = words.map((w) => w.text).join(' ');
   const persian = (text.match(/[پچژگ]/gu) ?? []).length;
-  return persian >= 2 && persian > (text.match(/[ةى]/gu) ?? []).length;
+  const arabic = (text.match(/ة|(?<!\p{L})ال(?=\p{L}{2})/gu) ?? []).length;
+  return persian >= 2 && persian > arabic;
 }
 
 function confidentLetterShare(words: readonly OcrWord[]): number {
