@@ -457,6 +457,30 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('measures how far a right-to-left price reaches up by its digits, not by a taller word beside them', () => {
+    // The store's name heads the page, straight over the price; the tile's name is at its right
+    // edge. "يء" (كيلو misread) is boxed taller than the amount.
+    const offers = parseLayout([
+      ocrAt('الخير', 387, 24, 83, 39),
+      ocrAt('سوق', 484, 25, 90, 36),
+      ocrAt('طماطم', 526, 180, 49, 39),
+      ocrAt('درهم', 312, 245, 73, 33),
+      ocrAt('3.49', 397, 241, 63, 24),
+      ocrAt('يء', 466, 239, 26, 42),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['طماطم', 3.49]]);
+  });
+
+  it('takes no name from Arabic-script letters where a price’s currency word stands (left of the amount)', () => {
+    const offers = parseLayout([
+      ocrAt('عدس', 546, 361, 28, 41),
+      ocrAt('أحمر', 500, 361, 32, 41),
+      ocrAt('6.99', 397, 413, 64, 24),
+      ocrAt('ذدرهقم', 310, 414, 75, 38), // درهم misread
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['عدس أحمر', 6.99]]);
+  });
+
   it('gives no neighbour the price of a right-to-left tile whose name OCR missed', () => {
     // Three tiles in a row; the middle one's name went unread. Its 17.99 is as big as its
     // neighbours' prices: neither the tile on its right (whose own price stands between) nor the

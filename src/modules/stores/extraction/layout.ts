@@ -62,6 +62,11 @@ interface Cell {
   right: number;
   bottom: number;
   height: number;
+  /**
+   * The height of its tallest item with a digit (0 when none): an Arabic currency word or a unit
+   * misread beside a price is boxed taller than the amount, and the amount's size is the tile's.
+   */
+  digitHeight: number;
   confidence: number;
   /** Every item of it came from a text layer (none from OCR). */
   printed: boolean;
@@ -147,12 +152,18 @@ function isOcrNoise(cell: Cell): boolean {
 }
 
 /**
- * An OCR cell holding a price with its Arabic-script currency word: the words beside them are the
- * price's unit or glyphs misread ("درهم علله" of "٣.٧٩ درهم كيلو" cut by the tile's edge). A
- * name on such a flyer stands on its own line, over the price.
+ * An OCR cell holding a price with its Arabic-script currency word, or with Arabic-script words
+ * only where that word stands (left of the amount on the page; a price cell's text is in page
+ * order): the words beside the amount are the price's unit or currency misread ("درهم علله" of
+ * "٣.٧٩ درهم كيلو" cut by the tile's edge, "ذدرهقم"). A name on such a flyer stands on its own
+ * line, over the price.
  */
 function isPriceRemains(cell: Cell): boolean {
-  return !cell.printed && cell.prices.length > 0 && cell.text.split(/\s+/u).some(isArabicScriptCurrency);
+  if (cell.printed || cell.prices.length === 0) return false;
+  if (cell.text.split(/\s+/u).some(isArabicScriptCurrency)) return true;
+  const left = cell.text.slice(0, cell.prices[0]!.start);
+  const right = cell.text.slice(cell.prices.at(-1)!.end);
+  return !/\p{L}/u.test(right) && /^[\s\p{Script=Arabic}]+$/u.test(left) && /\p{L}/u.test(left);
 }
 
 /**
@@ -398,7 +409,7 @@ function nameAboveWithin(
   usedAsName: Set<Cell>,
   straightOver: boolean,
 ): { product: Cell; brand: Cell | undefined; extra: Cell[] } | undefined {
-  const reach = price.height * 5;
+  const reach = (price.digitHeight || price.height) * 5;
   // A block of note lines stacked over the price ("Levando 3 unidades / pague 2 / a unidade sai
   // por") is measured through: the reach starts above it.
   let top = price.y;
@@ -818,6 +829,7 @@ function makeCell(items: LayoutItem[]): Cell {
     right: Math.max(...items.map((i) => i.x + i.width)),
     bottom: Math.max(...items.map((i) => i.y + i.height)),
     height: Math.max(...items.map((i) => i.height)),
+    digitHeight: Math.max(0, ...items.filter((i) => /\d/u.test(i.text)).map((i) => i.height)),
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed: items.every((i) => i.confidence === undefined),
     prices,
