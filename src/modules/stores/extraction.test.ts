@@ -308,6 +308,7 @@ describe('layout parser', () => {
     '1 كيلو',
     'عبوة',
     'لثر', // لتر (litre) with its dots misread
+    'آكغ', // "١ كغ", the ١ read as alef madda
   ])(
     'an Arabic-script line of currency, unit and price words "%s" (OCR\'s readings too) is no name',
     (text) => {
@@ -530,6 +531,8 @@ describe('layout parser', () => {
     ['Coca-Cola 2L', 1],
     ['Huile d’olive vierge', 1],
     ['نان بربری', 1],
+    ['زيت زيتون"', 1],
+    ['دجاج طازج؟', 1],
     ['COXA C/SOBRECOXA CONG', 1],
     ['Ovos Bdj. Grado', 1],
     ['Ovos Bdj Grado', 9 / 12],

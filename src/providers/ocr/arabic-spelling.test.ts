@@ -36,8 +36,11 @@ describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spell
     expect(arabicScriptKey('لبنة')).toBe(arabicScriptKey('لبنه'));
   });
 
-  it('mends a longer word a misread dot away from one food', () => {
+  it('mends a longer word a misread dot away from one food, or a tooth short of one', () => {
     expect(spelt('حيار')).toBe('خيار');
+    expect(spelt('بسمي')).toBe('بسمتي');
+    expect(spelt('عدس')).toBe('عدس');
+    expect(spelt('عد')).toBeUndefined();
   });
 
   it('leaves a short word, one two foods are equally near, and one far from any, as read', () => {

@@ -8,6 +8,8 @@ import type { OcrWord } from './ocr.ts';
 const SAME_STROKE = ['بپتثنی', 'جچحخ', 'دذ', 'رزژ', 'سش', 'صض', 'طظ', 'عغ', 'فق', 'کگ'];
 /** Persian's marked letters, which the Arabic-trained strokes lose most (جای for چای). */
 const PERSIAN_MARKED = /[پچژگ]/u;
+/** The short strokes ("teeth") of ب ت ث ن ی, which OCR merges into the next letter's. */
+const TEETH = 'بتثنی';
 /** Dot-group guesses on shorter words would turn common words into foods (بین → تین). */
 const MIN_SUBSTITUTED_LETTERS = 4;
 const MIN_LETTERS = 3;
@@ -60,6 +62,15 @@ export class ArabicScriptFoods {
         if (food) near.add(food);
       }
     });
+    // A tooth merged into its neighbour ("بسمي" for "بسمتي"): on longer words only.
+    if (near.size === 0 && letters.length >= MIN_SUBSTITUTED_LETTERS) {
+      for (let i = 1; i < letters.length; i += 1) {
+        for (const tooth of TEETH) {
+          const food = this.#byKey.get([...letters.slice(0, i), tooth, ...letters.slice(i)].join(''));
+          if (food) near.add(food);
+        }
+      }
+    }
     return near.size === 1 ? [...near][0] : undefined;
   }
 

@@ -609,8 +609,11 @@ export function nameLikelihood(name: string): number {
     const abbreviation = letters <= 3 && (word === word.toUpperCase() || /^\p{L}+\.$/u.test(word));
     const latin = LATIN_WORD.test(word) && (VOWEL.test(word) || abbreviation);
     const measured = /^\d+(?:[.,]\d+)?\p{L}{1,3}$/u.test(word);
-    if (latin || measured || (!/\p{Script=Latin}/u.test(word) && OTHER_SCRIPT_WORD.test(word)))
-      good += letters;
+    // OCR glues a stray mark to a right-to-left word's end ("طازج؟", "زيتون\""): the word stands.
+    const other =
+      !/\p{Script=Latin}/u.test(word) &&
+      OTHER_SCRIPT_WORD.test(word.replace(/^[\p{P}\p{S}]|[\p{P}\p{S}]$/gu, ''));
+    if (latin || measured || other) good += letters;
   }
   return all === 0 ? 0 : good / all;
 }

@@ -282,7 +282,8 @@ const RTL_PRICE_WORDS_MISREAD = 'درهم دراهم قیمت قبلی اصلی 
 
 /** A word as the price words are listed: Persian yeh and kaf, no vowel marks or tatweel, ة as ه. */
 function persianForms(word: string): string {
-  return inPersianForms(word)
+  // NFD first: a hamza or madda written as one letter (أ, آ) is alef and its mark, dropped below.
+  return inPersianForms(word.normalize('NFD'))
     .replace(/[\u064B-\u065F\u0670\u0640]/gu, '')
     .replace(/ة/gu, 'ه');
 }
