@@ -472,6 +472,15 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['طماطم', 3.49]]);
   });
 
+  it('leaves out the stray marks OCR glued to the ends of Arabic-script words of a name', () => {
+    const offers = parseLayout([
+      ocrAt('زيتون"', 502, 712, 39, 14),
+      ocrAt('#زيت', 546, 713, 28, 13),
+      ocrAt('27.49', 397, 757, 83, 24),
+    ]);
+    expect(offers.map((o) => o.product)).toEqual(['زيت زيتون']);
+  });
+
   it('takes no name from Arabic-script letters where a price’s currency word stands (left of the amount)', () => {
     const offers = parseLayout([
       ocrAt('عدس', 546, 361, 28, 41),

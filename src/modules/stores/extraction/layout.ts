@@ -569,6 +569,7 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   const ocr = group.cells.filter((c) => !c.unitOnly).map((c) => c.confidence);
   const certainty = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
   const original = certainty < 1 ? readRegularPrice(chosen.original, discounted) : chosen.original;
+  if (certainty < 1) name = withoutStrayMarks(name);
   let confidence = 0.55;
   if (unit) confidence += 0.15;
   // A second price printed says "offer", even one read wrong.
@@ -586,6 +587,17 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
     box: boxOf(group.cells),
     fromTextLayer: group.cells.every((c) => c.printed),
   };
+}
+
+/** OCR's stray marks glued to the ends of Arabic-script words ("زيتون\"", "طازج؟"), not brackets. */
+function withoutStrayMarks(name: string): string {
+  return name
+    .split(' ')
+    .map((word) =>
+      /\p{Script=Arabic}/u.test(word) ? word.replace(/^[\p{Po}\p{S}]+|[\p{Po}\p{S}]+$/gu, '') : word,
+    )
+    .filter(Boolean)
+    .join(' ');
 }
 
 const VOWEL = /[aeiouyàáâãäåèéêëìíîïòóôõöùúûüæœ]/iu;
