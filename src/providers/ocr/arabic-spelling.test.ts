@@ -48,6 +48,7 @@ describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spell
     expect(spelt('خلبة')).toBeUndefined(); // حلبة or جلبة
     expect(spelt('درهم')).toBeUndefined();
     expect(spelt('من')).toBeUndefined();
+    expect(spelt('حيار'.repeat(2_000))).toBeUndefined(); // a hostile picture's endless word
   });
 
   it('keeps the punctuation around a word and raises OCR’s doubt about a food', () => {

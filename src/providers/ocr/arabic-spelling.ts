@@ -13,6 +13,8 @@ const TEETH = 'بتثنی';
 /** Dot-group guesses on shorter words would turn common words into foods (بین → تین). */
 const MIN_SUBSTITUTED_LETTERS = 4;
 const MIN_LETTERS = 3;
+/** A hostile picture's endless "word" is not looked for among the foods (its work grows with its length squared). */
+const MAX_LETTERS = 24;
 
 /**
  * The key a word is looked up by: case and marks folded (أ إ آ → ا), and the letters Arabic and
@@ -51,7 +53,7 @@ export class ArabicScriptFoods {
   /** The food `word` is, or the one food it is a misread letter away from; undefined otherwise. */
   spelling(word: string): string | undefined {
     const key = arabicScriptKey(word);
-    if (key.length < MIN_LETTERS) return undefined;
+    if (key.length < MIN_LETTERS || key.length > MAX_LETTERS) return undefined;
     const exact = this.#byKey.get(key);
     if (exact !== undefined) return exact ?? undefined;
     const near = new Set<string>();
