@@ -9,3 +9,10 @@ export function inPersianForms(text: string): string {
 export function inArabicForms(text: string): string {
   return text.replace(/ی/gu, 'ي').replace(/ک/gu, 'ك');
 }
+
+/**
+ * Letters OCR takes for one another in Arabic script, in Persian forms: the same stroke with its
+ * dots or its bar lost or added ("کوشت" for "گوشت", "برتج" for "برنج"). A misread letter may
+ * stand for any of its group.
+ */
+export const SAME_STROKE = ['بپتثنی', 'جچحخ', 'دذ', 'رزژ', 'سش', 'صض', 'طظ', 'عغ', 'فق', 'کگ'];

@@ -1,11 +1,7 @@
+import { inPersianForms, SAME_STROKE } from './arabic-letters.ts';
 import { fold } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
 
-/**
- * Letters OCR takes for one another in Arabic script: the same stroke with its dots, its bar or
- * its hamza lost or moved. Groups hold the letters a misread one may stand for.
- */
-const SAME_STROKE = ['بپتثنی', 'جچحخ', 'دذ', 'رزژ', 'سش', 'صض', 'طظ', 'عغ', 'فق', 'کگ'];
 /** Persian's marked letters, which the Arabic-trained strokes lose most (جای for چای). */
 const PERSIAN_MARKED = /[پچژگ]/u;
 /** The short strokes ("teeth") of ب ت ث ن ی, which OCR merges into the next letter's. */
@@ -21,9 +17,7 @@ const MAX_LETTERS = 24;
  * Persian write each their way, or OCR mixes freely, made one (ي ى → ی, ك → ک, ة → ه).
  */
 export function arabicScriptKey(text: string): string {
-  return fold(text)
-    .replace(/[يى]/gu, 'ی')
-    .replace(/ك/gu, 'ک')
+  return inPersianForms(fold(text))
     .replace(/ة/gu, 'ه')
     .replace(/\u200c/gu, '');
 }

@@ -1,4 +1,4 @@
-import { inPersianForms } from './arabic-letters.ts';
+import { inPersianForms, SAME_STROKE } from './arabic-letters.ts';
 import { type ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { fold, HunspellDictionary, type DictionaryWord } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
@@ -17,13 +17,6 @@ const PACKAGES: Record<SpellingLanguage, string> = {
   fa: 'dictionary-fa',
 };
 
-/**
- * Persian letters OCR takes for one another: the same stroke with its dots or its bar lost or
- * added ("کوشت" for "گوشت", "جای" for "چای", "برتج" for "برنج"). Persian words are short, so a
- * misread one is corrected only into a letter of its own group, where any letter a word away
- * would leave several words to choose from.
- */
-const PERSIAN_CONFUSED = ['بپتثنی', 'جچحخ', 'دذ', 'رزژ', 'سش', 'صض', 'طظ', 'عغ', 'فق', 'کگ'];
 /** OCR loses marks more than it adds them: each letter as read, and the marked ones it may have lost. */
 const PERSIAN_MARK_LOST: Record<string, string> = {
   ک: 'گ',
@@ -170,6 +163,8 @@ function correctWord(
 }
 
 /**
+ * Persian words are short, so a misread one is corrected only into a letter of its stroke's group
+ * (SAME_STROKE), where any letter a word away would leave several words to choose from.
  * The one word of the dictionary a confusable letter away from a misread Persian word, if one:
  * first among the letters with the mark OCR lost ("کوشت" → "گوشت" rather than "کوشی"), then among
  * all letters of the same stroke.
@@ -186,7 +181,7 @@ function nearestPersian(
   budget.searches -= 1;
   const near =
     only(lettersAway(folded, dictionary, (letter) => PERSIAN_MARK_LOST[letter] ?? '')) ??
-    only(lettersAway(folded, dictionary, (letter) => PERSIAN_CONFUSED.find((g) => g.includes(letter)) ?? ''));
+    only(lettersAway(folded, dictionary, (letter) => SAME_STROKE.find((g) => g.includes(letter)) ?? ''));
   return near ? confirmed({ ...word, text: before + near + after }, folded, CORRECTED) : word;
 }
 
