@@ -95,3 +95,16 @@ export function spelledAsFood(word: OcrWord, foods: ArabicScriptFoods): OcrWord 
 
 const FOOD_AS_READ = 0.85;
 const FOOD_A_DOT_AWAY = 0.7;
+
+/**
+ * The food `read` is but for the mark of one Persian letter OCR lost ("جای" for "چای"), if one:
+ * the one food of `foods.spelling` whose letters differ from the word's only there.
+ */
+export function foodWithLostMark(read: string, foods: ArabicScriptFoods): string | undefined {
+  const food = foods.spelling(read);
+  if (!food) return undefined;
+  const [have, want] = [[...arabicScriptKey(read)], [...arabicScriptKey(food)]];
+  if (have.length !== want.length) return undefined;
+  const differing = want.flatMap((letter, i) => (letter === have[i] ? [] : [letter]));
+  return differing.length === 1 && PERSIAN_MARKED.test(differing[0]!) ? food : undefined;
+}

@@ -35,6 +35,21 @@ describe.runIf(existsSync(ARABIC_FACE))('TesseractEngine on other scripts', () =
     expect(text).toMatch(/مضافتی|مضافتي/);
     expect(words.filter((w) => w.confidence >= 0.7).length).toBeGreaterThanOrEqual(6);
   }, 60_000);
+
+  it('reads a Persian name line headed by a word that is a food but for its mark as that food', async () => {
+    // "جای" (a place) is what OCR makes of "چای" (tea): heading a name, the food; in a phrase, the word.
+    const lines = ['جای ایرانی', 'پنیر لیقوان ۴۰۰ گرم', 'به جای شکر ۵۰۰ گرم'];
+    const withFoods = new TesseractEngine({
+      preferredSpellings: (language) => (language === 'fa' ? ['چای', 'شکر'] : []),
+    });
+    try {
+      const read = (await withFoods.recognize(page(lines, ARABIC_FACE, true))).map((w) => w.text);
+      expect(read.filter((t) => t === 'چای')).toHaveLength(1);
+      expect(read.some((t) => /^جا[یى]$/u.test(t))).toBe(true);
+    } finally {
+      await withFoods.close();
+    }
+  }, 60_000);
 });
 
 describe('telling a Persian page from an Arabic one', () => {

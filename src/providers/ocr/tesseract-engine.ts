@@ -22,6 +22,7 @@ import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
+import { withFoodsHeadingNames } from './persian-names.ts';
 import { PreferredSpellings, SpellingCorrector, type SpellingLanguage } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
 
@@ -128,7 +129,10 @@ export class TesseractEngine implements OcrEngine {
       const read = await withArabicIndicPrices(image, words);
       const persian = isPersian(read);
       const foods = this.#foodsIn(persian ? 'fa' : 'ar');
-      if (persian) return spelling.correct(read, 'fa', undefined, foods);
+      if (persian) {
+        const spelt = await spelling.correct(read, 'fa', undefined, foods);
+        return foods ? withFoodsHeadingNames(spelt, foods) : spelt;
+      }
       return foods ? read.map((word) => spelledAsFood(word, foods) ?? word) : read;
     }
     // The lines read again may show the language where the page reading did not.

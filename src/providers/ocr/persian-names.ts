@@ -1,0 +1,62 @@
+import { type ArabicScriptFoods, foodWithLostMark } from './arabic-spelling.ts';
+import type { OcrWord } from './ocr.ts';
+
+/** A name line's words stand closer than this many of their height apart. */
+const WORD_GAP = 1.5;
+/** Longer lines are sentences, not a product's name. */
+const MAX_NAME_WORDS = 4;
+/** A hostile picture's thousands of words: only this many are weighed a page. */
+const MAX_CANDIDATES = 100;
+
+/**
+ * A Persian word the dictionary holds as read can still be a food whose mark OCR lost: "جای"
+ * (a place) for "چای" (tea), "بسته" (a pack) for "پسته" (pistachios). Which one the flyer printed
+ * shows from where the word stands: heading (rightmost) a short line with no digit, it names a
+ * product; in a sentence or beside a quantity ("بسته ۵۰۰ گرمی") it is the word as read.
+ */
+export function withFoodsHeadingNames(words: readonly OcrWord[], foods: ArabicScriptFoods): OcrWord[] {
+  let weighed = 0;
+  return words.map((word) => {
+    if (weighed >= MAX_CANDIDATES || !/^[\p{Script=Arabic}\u200c]+$/u.test(word.text)) return word;
+    const food = foodWithLostMark(word.text, foods);
+    if (!food) return word;
+    weighed += 1;
+    const line = lineAround(word, words);
+    const headsIt = line.every((w) => w.x + w.width <= word.x + word.width);
+    const nameLike = line.length <= MAX_NAME_WORDS && !line.some((w) => /[\p{N}]/u.test(w.text));
+    return headsIt && nameLike
+      ? { ...word, text: food, confidence: Math.max(word.confidence, FOOD_NAME) }
+      : word;
+  });
+}
+
+const FOOD_NAME = 0.7;
+
+/** The words on `word`'s line that follow one another from it at most WORD_GAP heights apart. */
+function lineAround(word: OcrWord, words: readonly OcrWord[]): OcrWord[] {
+  const level = words.filter((w) => sameLevel(w, word));
+  const line = [word];
+  for (let grown = true; grown && line.length <= MAX_NAME_WORDS;) {
+    grown = false;
+    for (const w of level) {
+      if (
+        !line.includes(w) &&
+        line.some((n) => gapBetween(n, w) <= WORD_GAP * Math.max(n.height, w.height))
+      ) {
+        line.push(w);
+        grown = true;
+      }
+    }
+  }
+  return line;
+}
+
+/** Each word's middle lies within the other's height. */
+function sameLevel(a: OcrWord, b: OcrWord): boolean {
+  const within = (w: OcrWord, y: number) => y >= w.y && y <= w.y + w.height;
+  return within(a, b.y + b.height / 2) && within(b, a.y + a.height / 2);
+}
+
+function gapBetween(a: OcrWord, b: OcrWord): number {
+  return Math.max(0, Math.max(a.x, b.x) - Math.min(a.x + a.width, b.x + b.width));
+}
