@@ -279,7 +279,27 @@ describe('layout parser', () => {
   });
 
   it.each([
+    'Exclusividade Cliente Clube',
+    'Exclusividage Cliente Clube', // as OCR read it
+    'Exclusividade COllente Clube',
+    'Exclusivo para sócios',
+    'Exclusive for members',
+    'Member price',
+    'Members only',
+    'Preço Clube',
+    'Prix adhérent',
+    'Precio socio',
+    'Mitgliederpreis',
+  ])('a member or club price badge "%s" is never a product name', (text) => {
+    expect(looksLikeName(text)).toBe(false);
+  });
+
+  it.each([
     'Valdostana Pasta',
+    'Club Soda',
+    'Club Mate Original',
+    'Exclusive Blend Coffee',
+    'Preço Bom Feijão',
     'Effective Cleaner Lemon',
     'Prix Garantie Butter',
     'Valid Ham',
@@ -322,6 +342,26 @@ describe('layout parser', () => {
       expect(looksLikeName(text)).toBe(true);
     },
   );
+
+  it("takes a club badge's price under a regular price as the offer's, not the badge as its name", () => {
+    // A Canva card as OCR reads it (two cards side by side): name, regular price, badge, price.
+    const card = (x: number, name: string, regular: string, badge: string, price: string) => [
+      ocrAt(name, x, 949, 72, 53),
+      ocrAt(regular, x + 13, 1130, 113, 68),
+      ocrAt('Exclusividade', x + 12, 1210, 106, 12),
+      ocrAt(badge, x + 124, 1210, 56, 12),
+      ocrAt('Clube', x + 186, 1210, 44, 12),
+      ocrAt(price, x + 30, 1230, 195, 94),
+    ];
+    const offers = parseLayout([
+      ...card(131, 'THOMPSON', '14,99', 'Cliente', '9,99'),
+      ...card(863, 'TOMY', '7,99', 'COllente', '4,99'),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['THOMPSON', 9.99, 14.99],
+      ['TOMY', 4.99, 7.99],
+    ]);
+  });
 
   it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
     const offers = parseLayout([

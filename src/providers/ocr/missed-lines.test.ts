@@ -6,6 +6,7 @@ import {
   priceLine,
   readingOrder,
   rowStrips,
+  unreadStrips,
   withLinesReread,
   withPriceLines,
 } from './missed-lines.ts';
@@ -71,6 +72,14 @@ describe('lines the page reading missed', () => {
     const strip = { x: 300, y: 220, width: 200, height: 40 };
     const page = [word('R$=799', 300, 228, 60, 20, 0.4)];
     expect(withLinesReread(page, [strip], [])).toEqual(page);
+  });
+
+  it('left unread by the stack, a lone mark aside, are read again on their own', () => {
+    const name = { x: 1120, y: 765, width: 82, height: 32 };
+    const note = { x: 406, y: 460, width: 200, height: 37 };
+    const price = { x: 646, y: 856, width: 233, height: 64 };
+    const stacked = [word('۱۳,۲۹', 650, 858, 222, 60, 0.59), word('6', 430, 465, 12, 20, 0.7)];
+    expect(unreadStrips([name, note, price], stacked)).toEqual([name, note]);
   });
 
   it('go to the price recogniser when read with a digit or printed at display size', () => {

@@ -80,6 +80,17 @@ function union(a: ImageRegion, b: ImageRegion): ImageRegion {
 }
 
 /**
+ * A word of a reading again that counts: a lone character read out of its line's context is a
+ * raised sign or a mark more often than a word (a "$" read as "5" before "4.99" made it 54.99).
+ */
+export const isReadAgain = (word: OcrWord): boolean => [...word.text].length > 1;
+
+/** The strips in which a reading again found no word that counts. */
+export function unreadStrips(strips: readonly ImageRegion[], reread: readonly OcrWord[]): ImageRegion[] {
+  return strips.filter((strip) => !reread.some((w) => isReadAgain(w) && inside(w, strip)));
+}
+
+/**
  * The page reading with the missed lines read again. In a strip the new reading found words in,
  * the page reading keeps only its sure words, and new words over them give way; its unsure words
  * there go (both readings of one price side by side, "R$=799" and "7.99", were read as 7997.99).
@@ -90,9 +101,7 @@ export function withLinesReread(
   strips: readonly ImageRegion[],
   reread: readonly OcrWord[],
 ): OcrWord[] {
-  // A lone character read out of its line's context is a raised sign or a mark more often than
-  // a word: a "$" read as "5" before "4.99" made it 54.99.
-  const readAgain = reread.filter((w) => [...w.text].length > 1);
+  const readAgain = reread.filter(isReadAgain);
   const replaced = strips.filter((s) => readAgain.some((w) => inside(w, s)));
   const kept = words.filter((w) => w.confidence >= SURE || !replaced.some((s) => inside(w, s)));
   const fresh = readAgain.filter(

@@ -2,14 +2,17 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createWorker, PSM, type Worker } from 'tesseract.js';
+import type { Canvas } from '@napi-rs/canvas';
+import { createWorker, PSM, type RecognizeOptions, type Worker, type WorkerParams } from 'tesseract.js';
 import type { ImageRegion, OcrDocument, OcrEngine, OcrEngineOptions, OcrWord, PriceGlyphs } from './ocr.ts';
 import { stackLines, wordsOnPage } from './line-stack.ts';
 import {
   mayHoldPrices,
   missedLines,
   onLines,
+  isReadAgain,
   readingOrder,
+  unreadStrips,
   priceLine,
   rowStrips,
   withLinesReread,
@@ -51,6 +54,10 @@ const OTHER_SCRIPT_SHARE = 0.25;
 const CONFIDENT = 0.7;
 /** The price recogniser's mean character probability from which its reading of a line is kept. */
 const PRICE_SURE = 0.8;
+/** Strips read on their own a page, at most. */
+const MAX_LINES_ALONE = 8;
+/** A strip narrower than this many of its heights may hold one word. */
+const WORD_SHAPE = 5;
 const ARABIC_SCRIPT = ['fas', 'ara'] as const;
 const SPELLING: Record<PageLanguage | 'eng', SpellingLanguage | undefined> = {
   eng: 'en',
@@ -96,11 +103,31 @@ export class TesseractEngine implements OcrEngine {
     const words = onLines(await this.#pageReading(image, document), lines);
     const strips = rowStrips(missedLines(lines, words));
     if (strips.length === 0) return this.#spelt(image, words, document);
-    const stack = stackLines(await isolateText(image, lines), strips);
-    const reread = wordsOnPage(await this.#read(stack.png, words), stack.placements);
+    const isolated = await isolateText(image, lines);
+    const stack = stackLines(isolated, strips);
+    const stacked = wordsOnPage(await this.#read(stack.png, words), stack.placements);
+    const reread = [...stacked, ...(await this.#linesAlone(isolated, unreadStrips(strips, stacked), words))];
     const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
     const all = readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));
     return this.#spelt(image, all, document);
+  }
+
+  /**
+   * Strips the stack's reading left empty, each read on its own: as one line, and as one word when
+   * shaped like a word. Tesseract reads a stack as one block, by its lines' common height, and
+   * drops a short line among taller ones: a one-word name over its price ("پسته", "لبنة"), a card
+   * note. Bounded a page: a hostile picture's lines are many.
+   */
+  async #linesAlone(picture: Canvas, strips: readonly ImageRegion[], context: readonly OcrWord[]) {
+    const found: OcrWord[] = [];
+    for (const strip of [...strips].sort((a, b) => a.y - b.y).slice(0, MAX_LINES_ALONE)) {
+      const alone = stackLines(picture, [strip]);
+      let read = wordsOnPage(await this.#read(alone.png, context, PSM.SINGLE_LINE), alone.placements);
+      if (!read.some(isReadAgain) && strip.width < strip.height * WORD_SHAPE)
+        read = wordsOnPage(await this.#read(alone.png, context, PSM.SINGLE_WORD), alone.placements);
+      found.push(...read);
+    }
+    return found;
   }
 
   /**
@@ -148,12 +175,13 @@ export class TesseractEngine implements OcrEngine {
    * their script and language directly (no English pass to find the language again, no Arabic
    * pass when the page was read in Latin script).
    */
-  async #read(image: Buffer, context: readonly OcrWord[]): Promise<OcrWord[]> {
+  async #read(image: Buffer, context: readonly OcrWord[], segmentation?: PSM): Promise<OcrWord[]> {
     if (context.length > 0) {
-      if (arabicScriptShare(context) > 0.5) return readWords(await this.#arabicWorker(), image);
+      const read = async (worker: Promise<Worker>) => readWords(await worker, image, segmentation);
+      if (arabicScriptShare(context) > 0.5) return read(this.#arabicWorker());
       const known = pageLanguage(context);
-      if (known) return readWords(await this.#languageWorker(known), image);
-      return this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image), context);
+      if (known) return read(this.#languageWorker(known));
+      return this.#inPageLanguage(image, await read(this.#latinWorker()), context, segmentation);
     }
     const latin = await this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image));
     if (confidentLetterShare(latin) >= OTHER_SCRIPT_SHARE) return latin;
@@ -232,10 +260,11 @@ export class TesseractEngine implements OcrEngine {
     image: Buffer,
     english: OcrWord[],
     context: readonly OcrWord[] = [],
+    segmentation?: PSM,
   ): Promise<OcrWord[]> {
     const language = pageLanguage([...context, ...english]);
     if (!language || SPELLING[language]) return english;
-    const native = await readWords(await this.#languageWorker(language), image);
+    const native = await readWords(await this.#languageWorker(language), image, segmentation);
     return confidentLetters(native) >= confidentLetters(english) ? native : english;
   }
 
@@ -279,8 +308,14 @@ export class TesseractEngine implements OcrEngine {
   }
 }
 
-async function readWords(worker: Worker, image: Buffer): Promise<OcrWord[]> {
-  const result = await worker.recognize(image, {}, { blocks: true, text: false });
+/** `segmentation`: how tesseract finds the text (tesseract.js's default: one block), for this reading only. */
+async function readWords(worker: Worker, image: Buffer, segmentation?: PSM): Promise<OcrWord[]> {
+  // tesseract.js passes a recognition's tesseract parameters through and restores them after it
+  // (its types list only its own options): setParameters would change them for every reading.
+  const parameters: Partial<RecognizeOptions & WorkerParams> = segmentation
+    ? { tessedit_pageseg_mode: segmentation }
+    : {};
+  const result = await worker.recognize(image, parameters, { blocks: true, text: false });
   const words: OcrWord[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {

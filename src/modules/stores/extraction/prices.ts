@@ -247,6 +247,17 @@ const PRICE_NOTE =
   /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
+ * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
+ * sócios", "Member price", "Members only", "Preço Clube", "Prix adhérent", "Precio socio",
+ * "Mitgliederpreis"): they say who pays the price under them, not what is sold. A word of the
+ * programme alone ("Club Soda") is a name; the badge leads with its exclusivity or its price, and
+ * names the programme within a few words (OCR garbles the ones between: "Exclusividade COllente
+ * Clube").
+ */
+const MEMBER_NOTE =
+  /^\s*(?:exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])\b|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)/iu;
+
+/**
  * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
  * ("بدون البطاقة", "بدون کارت": without the card; "با کارت": with the card) and former prices
  * ("قیمت قبلی", "قیمت اصلی": previous, original price, OCR often reading its م as س; "السعر
@@ -317,7 +328,7 @@ const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
 
 /** A line that annotates a price (member, regular, "was", savings, multi-buy conditions). */
 export function isPriceNote(text: string): boolean {
-  return PRICE_NOTE.test(text) || CARD_NOTE_RTL.test(text);
+  return PRICE_NOTE.test(text) || MEMBER_NOTE.test(text) || CARD_NOTE_RTL.test(text);
 }
 
 /**
@@ -360,6 +371,7 @@ export function looksLikeName(text: string): boolean {
     letters >= 3 &&
     !NOT_A_PRODUCT.test(text) &&
     !PRICE_NOTE.test(text) &&
+    !MEMBER_NOTE.test(text) &&
     !CARD_NOTE_RTL.test(text) &&
     !isValidityStatement(text)
   );
