@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold, HunspellDictionary } from './hunspell.ts';
 import type { OcrWord } from './ocr.ts';
-import { PreferredSpellings, SpellingCorrector } from './spelling.ts';
+import { PreferredSpellings, SpellingCorrector, spelledAsFoods } from './spelling.ts';
 
 const word = (text: string, confidence = 0.5, extra: Partial<OcrWord> = {}): OcrWord => ({
   text,
@@ -178,6 +178,61 @@ describe('OCR words checked against the page language', () => {
     expect(unknown!.confidence).toBe(0.3);
     const [sure] = await spelling.correct([word('Cenoura', 0.96)], 'pt');
     expect(sure!.confidence).toBe(0.96);
+  });
+});
+
+describe("OCR words of a page whose language has no dictionary here, checked against its foods' names", () => {
+  // German's dictionaries are GPL-only: its food vocabulary is all there is to check against.
+  const foods = new PreferredSpellings([
+    'hähnchenbrustfilet',
+    'vollmilch',
+    'markenbutter',
+    'möhren',
+    'milch',
+  ]);
+  const read = (texts: string[], confidence = 0.5) =>
+    spelledAsFoods(
+      texts.map((t) => word(t, confidence)),
+      foods,
+    ).map((w) => [w.text, w.confidence]);
+
+  it("gives a food read without its umlauts the food's spelling, however sure OCR was", () => {
+    expect(read(['Hahnchenbrustfilet', 'MOHREN', '(Mohren)'], 0.95)).toEqual([
+      ['Hähnchenbrustfilet', 0.95],
+      ['MÖHREN', 0.95],
+      ['(Möhren)', 0.95],
+    ]);
+    expect(read(['Hähnchenbrüstfilet'])).toEqual([['Hähnchenbrustfilet', 0.85]]);
+  });
+
+  it('mends an unsure long word a letter from one food, and nothing else', () => {
+    expect(read(['VolliMilch', 'Markenbuter'])).toEqual([
+      ['Vollmilch', 0.7],
+      ['Markenbutter', 0.7],
+    ]);
+    // Sure of it, too short to tell, or a letter from no food: a brand, a word the vocabulary lacks.
+    expect(read(['VolliMilch'], 0.9)).toEqual([['VolliMilch', 0.9]]);
+    expect(read(['Milck', 'Molkerei', 'Angebot'])).toEqual([
+      ['Milck', 0.5],
+      ['Molkerei', 0.5],
+      ['Angebot', 0.5],
+    ]);
+    const [settled] = spelledAsFoods([word('Hahnchenbrustfilet', 0.5, { settled: true })], foods);
+    expect(settled!.text).toBe('Hahnchenbrustfilet');
+  });
+
+  it('leaves a word a letter from two foods as read', () => {
+    const twins = new PreferredSpellings(['kartoffel', 'kartoffeln']);
+    expect(spelledAsFoods([word('Kartoffelm', 0.5)], twins).map((w) => w.text)).toEqual(['Kartoffelm']);
+  });
+
+  it('bounds the searches a hostile picture can ask for', () => {
+    const garbage = Array.from({ length: 2000 }, (_, i) =>
+      word(`Qzvbnxx${String.fromCharCode(97 + (i % 26))}rtk`, 0.3),
+    );
+    const out = spelledAsFoods([...garbage, word('VolliMilch', 0.3)], foods);
+    expect(out).toHaveLength(2001);
+    expect(out.at(-1)!.text).toBe('VolliMilch');
   });
 });
 

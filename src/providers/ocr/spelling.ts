@@ -108,6 +108,38 @@ export class PreferredSpellings {
 
 const NO_PREFERENCES = new PreferredSpellings([]);
 
+/** A word at least this long may become the food a letter away where no dictionary checks it. */
+const MIN_FOOD_MENDED_LETTERS = 7;
+const LATIN_WORD_PARTS = /^([^\p{L}\d]*)(\p{Script=Latin}+)([^\p{L}\d]*)$/u;
+
+/**
+ * A page in a language with no dictionary here (German) checked against its foods' names alone: a
+ * word spelt as a food once accents are ignored takes the food's spelling ("Hahnchenbrustfilet",
+ * umlauts lost), and an unsure long word a letter from one food and no other becomes it
+ * ("VolliMilch"). Every other word stays as read: with no dictionary, nothing tells a typo from a
+ * brand or a word the vocabulary lacks.
+ */
+export function spelledAsFoods(words: readonly OcrWord[], foods: PreferredSpellings): OcrWord[] {
+  const budget = { searches: MAX_SEARCHES_PER_PAGE };
+  return words.map((word) => spelledAsFoodWord(word, foods, budget));
+}
+
+function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: { searches: number }): OcrWord {
+  const parts = LATIN_WORD_PARTS.exec(word.text);
+  if (word.settled || !parts) return word;
+  const [, before, read, after] = parts as unknown as [string, string, string, string];
+  const folded = fold(read);
+  if (folded.length < MIN_CONFIRMED_LETTERS || folded.length > MAX_WORD_LETTERS) return word;
+  const food = foods.spelling(folded);
+  if (food) return confirmed({ ...word, text: before + inCaseOf(read, food) + after }, folded, SPELT);
+  if (folded.length < MIN_FOOD_MENDED_LETTERS || word.confidence >= UNSURE || budget.searches <= 0)
+    return word;
+  budget.searches -= 1;
+  const near = new Set([...oneLetterEdits(folded)].flatMap((edit) => foods.spelling(edit) ?? []));
+  if (near.size !== 1) return word;
+  return confirmed({ ...word, text: before + inCaseOf(read, [...near][0]!) + after }, folded, CORRECTED);
+}
+
 /**
  * A hostile picture can hold thousands of long garbage words: each page gets this many searches
  * a letter away (a few milliseconds each; real pages need tens), and longer words none.
@@ -230,6 +262,18 @@ function onlyFood(candidates: readonly DictionaryWord[], preferred: PreferredSpe
 
 /** Dictionary words one deletion, insertion, substitution or swap away from `folded`. */
 function oneLetterAway(folded: string, dictionary: HunspellDictionary): DictionaryWord[] {
+  const found = new Map<string, DictionaryWord>();
+  for (const edit of oneLetterEdits(folded)) {
+    for (const candidate of dictionary.wordsFolding(edit)) {
+      const seen = found.get(candidate.word);
+      if (!seen || (candidate.stem && !seen.stem)) found.set(candidate.word, candidate);
+    }
+  }
+  return [...found.values()];
+}
+
+/** Every spelling one deletion, insertion, substitution or swap of a letter away from `folded`. */
+function oneLetterEdits(folded: string): Set<string> {
   const edits = new Set<string>();
   for (let i = 0; i <= folded.length; i += 1) {
     const head = folded.slice(0, i);
@@ -242,14 +286,7 @@ function oneLetterAway(folded: string, dictionary: HunspellDictionary): Dictiona
     }
   }
   edits.delete(folded);
-  const found = new Map<string, DictionaryWord>();
-  for (const edit of edits) {
-    for (const candidate of dictionary.wordsFolding(edit)) {
-      const seen = found.get(candidate.word);
-      if (!seen || (candidate.stem && !seen.stem)) found.set(candidate.word, candidate);
-    }
-  }
-  return [...found.values()];
+  return edits;
 }
 
 /** `word` written in the case `model` was printed in: "ACEM" → "ACÉM", "Perola" → "Pérola". */

@@ -134,6 +134,27 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     }
   }, 60_000);
 
+  it("gives a German page's foods their umlauts from the vocabulary, German having no dictionary here", async () => {
+    const lines = [
+      'HAHNCHENBRUSTFILET je kg',
+      'Angebote gultig bis Samstag',
+      'Nur mit Kundenkarte',
+      'statt 3,99',
+    ];
+    const withFoods = new TesseractEngine({
+      preferredSpellings: (language) => (language === 'de' ? ['hähnchenbrustfilet'] : []),
+    });
+    try {
+      const words = await withFoods.recognize(page(lines, LATIN_FACE, false));
+      expect(words.map((w) => w.text)).toContain('HÄHNCHENBRUSTFILET');
+      expect((await engine.recognize(page(lines, LATIN_FACE, false))).map((w) => w.text)).toContain(
+        'HAHNCHENBRUSTFILET',
+      );
+    } finally {
+      await withFoods.close();
+    }
+  }, 60_000);
+
   it('loads its models before the first page (a worker as it starts), then reads and closes', async () => {
     const warmed = new TesseractEngine();
     try {

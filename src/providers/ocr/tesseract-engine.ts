@@ -26,7 +26,7 @@ import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { withFoodsHeadingNames } from './persian-names.ts';
-import { PreferredSpellings, SpellingCorrector, type SpellingLanguage } from './spelling.ts';
+import { PreferredSpellings, SpellingCorrector, spelledAsFoods, type SpellingLanguage } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
 
 const require = createRequire(import.meta.url);
@@ -85,7 +85,7 @@ export class TesseractEngine implements OcrEngine {
   readonly #lines = new TextLineDetector();
   readonly #prices = new PaddleLineRecognizer();
   readonly #options: OcrEngineOptions;
-  readonly #preferred = new Map<SpellingLanguage, PreferredSpellings>();
+  readonly #preferred = new Map<SpellingLanguage | 'de', PreferredSpellings>();
   readonly #arabicFoods = new Map<'ar' | 'fa', ArabicScriptFoods>();
 
   constructor(options: OcrEngineOptions = {}) {
@@ -148,7 +148,7 @@ export class TesseractEngine implements OcrEngine {
   }
 
   /**
-   * The page's words checked against its language's dictionary (none for German: see spelling.ts);
+   * The page's words checked against its language's dictionary (German's foods alone: see spelling.ts);
    * an Arabic-script page's display prices read by the Arabic-Indic digit reader instead.
    */
   async #spelt(image: Buffer, words: OcrWord[], document: OcrDocument): Promise<OcrWord[]> {
@@ -167,7 +167,10 @@ export class TesseractEngine implements OcrEngine {
     if (found) document.language ??= found;
     const known = documentLanguage(document);
     const language = SPELLING[found ?? known ?? 'eng'];
-    return language ? spelling.correct(words, language, this.#preferredIn(language)) : words;
+    if (language) return spelling.correct(words, language, this.#preferredIn(language));
+    // German has no dictionary here: its foods' names are the only words to check against.
+    const foods = (found ?? known) === 'deu' ? this.#preferredIn('de') : undefined;
+    return foods ? spelledAsFoods(words, foods) : words;
   }
 
   /**
@@ -215,7 +218,7 @@ export class TesseractEngine implements OcrEngine {
   }
 
   /** Foods' spellings in `language` (none in English: its flyers lose no accents to OCR). */
-  #preferredIn(language: SpellingLanguage): PreferredSpellings | undefined {
+  #preferredIn(language: SpellingLanguage | 'de'): PreferredSpellings | undefined {
     if (language === 'en' || language === 'fa' || !this.#options.preferredSpellings) return undefined;
     let preferred = this.#preferred.get(language);
     if (!preferred) {
