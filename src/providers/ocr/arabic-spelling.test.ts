@@ -43,6 +43,15 @@ describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spell
     expect(spelt('عد')).toBeUndefined();
   });
 
+  it('reads a long word ending in a reh as the food ending in a yeh whose dots OCR lost', () => {
+    expect(spelt('بسمتر')).toBe('بسمتي');
+    expect(spelt('بسمتز')).toBe('بسمتي');
+    // Only at the end, only on long words, and never over a food as read ("أحمر", red).
+    expect(spelt('خرار')).toBeUndefined(); // not خيار: a reh inside a word is no yeh's tail
+    expect(spelt('احمر')).toBe('أحمر');
+    expect(new ArabicScriptFoods(['شاي']).spelling('شار')).toBeUndefined();
+  });
+
   it('leaves a short word, one two foods are equally near, and one far from any, as read', () => {
     expect(spelt('بين')).toBeUndefined(); // "between", a dot from تين (figs)
     expect(spelt('خلبة')).toBeUndefined(); // حلبة or جلبة

@@ -9,6 +9,8 @@ const TEETH = 'بتثنی';
 /** Dot-group guesses on shorter words would turn common words into foods (بین → تین). */
 const MIN_SUBSTITUTED_LETTERS = 4;
 const MIN_LETTERS = 3;
+/** Final letters whose tail below the line is a dotless final yeh's too ("بسمتر" for "بسمتي"). */
+const FINAL_TAILS = 'رز';
 /** A hostile picture's endless "word" is not looked for among the foods (its work grows with its length squared). */
 const MAX_LETTERS = 24;
 
@@ -53,7 +55,8 @@ export class ArabicScriptFoods {
     const near = new Set<string>();
     const letters = [...key];
     letters.forEach((letter, i) => {
-      for (const other of this.#standIns(letter, letters.length)) {
+      const last = i === letters.length - 1;
+      for (const other of this.#standIns(letter, letters.length, last)) {
         const food = this.#byKey.get([...letters.slice(0, i), other, ...letters.slice(i + 1)].join(''));
         if (food) near.add(food);
       }
@@ -70,13 +73,18 @@ export class ArabicScriptFoods {
     return near.size === 1 ? [...near][0] : undefined;
   }
 
-  /** The letters a read one may stand for: all of its stroke's on long words, Persian's marked ones on any. */
-  #standIns(letter: string, length: number): string[] {
-    const group = SAME_STROKE.find((g) => g.includes(letter));
-    if (!group) return [];
-    return [...group].filter(
+  /**
+   * The letters a read one may stand for: all of its stroke's on long words, Persian's marked ones
+   * on any; and at a long word's end, the yeh whose tail OCR read as a reh once it lost its dots.
+   */
+  #standIns(letter: string, length: number, last: boolean): string[] {
+    const group = SAME_STROKE.find((g) => g.includes(letter)) ?? '';
+    const sameStroke = [...group].filter(
       (other) => other !== letter && (length >= MIN_SUBSTITUTED_LETTERS || PERSIAN_MARKED.test(other)),
     );
+    return last && length >= MIN_SUBSTITUTED_LETTERS && FINAL_TAILS.includes(letter)
+      ? [...sameStroke, 'ی']
+      : sameStroke;
   }
 }
 
