@@ -77,6 +77,10 @@ describe('price and unit recognition', () => {
     ['Potato Chips 7.25-8 oz $3.00', [3]],
     ['3/$10.00', [3.33]],
     ['2 pour 5 €', [2.5]],
+    ['3 für 11,00 €', [3.67]],
+    // OCR reads a display face's ü as "ii" or drops its dots.
+    ['3 fiir 11 €', [3.67]],
+    ['3 fur 7 €', [2.33]],
     ['Leve 2 por R$ 7,00', [3.5]],
     ['1/2 price', []],
     ['gültig vom 12.10. bis 17.10.2020', []],
@@ -239,6 +243,7 @@ describe('layout parser', () => {
   it.each([
     '4 für',
     '4 fu r',
+    '3 fiir',
     '3 for',
     'Leve',
     'Leve (',

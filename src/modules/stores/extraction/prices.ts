@@ -42,8 +42,10 @@ const PIECES_FOR_AS_PRINTED_RE = new RegExp(
   String.raw`(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*${PIECES}\s*(\d{1,2})(?![\d.,])`,
   'g',
 );
+/** German "für", and OCR's readings of its ü in a display face: "fiir", "fur". */
+const GERMAN_FOR = String.raw`f(?:ü|ii|u)r`;
 const MULTI_BUY_RE = new RegExp(
-  String.raw`\b(\d{1,2})\s*(?:for|für|x|für nur|pour|por|per|\/|${PIECES_FOR})\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
+  String.raw`\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|x|pour|por|per|\/|${PIECES_FOR})\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
@@ -162,7 +164,7 @@ export function round2(value: number): number {
 
 /** Words that frame a price and are not part of a product name. */
 const FRAME_WORDS =
-  /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für)\b/gi;
+  /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
 
 const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
@@ -244,7 +246,7 @@ const NOT_A_PRODUCT =
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?[uü]\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
  * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
