@@ -536,6 +536,43 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['عدس أحمر', 6.99]]);
   });
 
+  it('takes no name from a short word OCR was unsure of beside a right-to-left price (its unit misread)', () => {
+    // Two Persian tiles side by side, each with its former price over the new one. "١٥,٩٩ € کیلو"
+    // is read "15.99 6 تپد": as a name, it took both new prices of the row.
+    const unsure = (
+      text: string,
+      x: number,
+      y: number,
+      width: number,
+      height: number,
+      confidence: number,
+    ) => ({
+      ...ocrAt(text, x, y, width, height),
+      confidence,
+    });
+    const offers = parseLayout([
+      ocrAt('لیقوان', 235, 526, 23, 19),
+      ocrAt('گوشت', 529, 529, 47, 25),
+      ocrAt('پنیر', 262, 532, 24, 20),
+      ocrAt('گوسفندی', 459, 538, 64, 16),
+      ocrAt('گرم', 254, 549, 16, 14),
+      ocrAt('قجلی', 518, 556, 19, 21),
+      ocrAt('قیست', 545, 562, 28, 13),
+      unsure('23.69', 480, 563, 29, 10, 0.24),
+      ocrAt('قيمت', 260, 566, 28, 21), // the Arabic model's yeh
+      ocrAt('قبلى', 233, 566, 22, 21),
+      ocrAt('6.79', 205, 569, 22, 9),
+      unsure('تپد', 426, 572, 26, 45, 0.49),
+      unsure('6', 404, 584, 12, 24, 0.56),
+      ocrAt('15.99', 313, 585, 77, 28),
+      ocrAt('3.40', 24, 585, 57, 28),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['گوشت گوسفندی', 15.99, 23.69],
+      ['پنیر لیقوان', 3.4, 6.79],
+    ]);
+  });
+
   it('gives no neighbour the price of a right-to-left tile whose name OCR missed', () => {
     // Three tiles in a row; the middle one's name went unread. Its 17.99 is as big as its
     // neighbours' prices: neither the tile on its right (whose own price stands between) nor the

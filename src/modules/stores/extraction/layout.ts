@@ -848,7 +848,8 @@ function makeCell(items: LayoutItem[]): Cell {
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed: items.every((i) => i.confidence === undefined),
     prices,
-    name: trailsItsPrice(items, text, prices) ? '' : residualName(text),
+    name:
+      trailsItsPrice(items, text, prices) || unsureWordBesidePrice(items, prices) ? '' : residualName(text),
     unitOnly: isOnlyUnit(text),
   };
 }
@@ -861,6 +862,26 @@ function trailsItsPrice(items: LayoutItem[], text: string, prices: PriceToken[])
   if (prices.length === 0 || !items.some((i) => i.confidence !== undefined)) return false;
   if (rightToLeftText(text) || residualName(text.slice(0, prices[0]!.start)) !== '') return false;
   return residualName(text).split(' ').length === 1;
+}
+
+/** As many letters as the shortest Arabic-script product names have ("نان", "شیر", "أرز"). */
+const SHORT_NAME_LETTERS = 3;
+
+/**
+ * An OCR cell of a price and one short right-to-left word OCR was unsure of: the price's unit or
+ * currency misread ("١٥,٩٩ € کیلو" read "15.99 6 تپد"). Any Arabic-script letters pass for a name's,
+ * so its doubt and its length tell; the tile's name stands on its own line, over the price.
+ */
+function unsureWordBesidePrice(items: LayoutItem[], prices: PriceToken[]): boolean {
+  if (prices.length === 0) return false;
+  const worded = items.filter((i) => /\p{L}/u.test(i.text));
+  const letters = worded.reduce((n, i) => n + (i.text.match(/\p{L}/gu) ?? []).length, 0);
+  return (
+    worded.length === 1 &&
+    letters <= SHORT_NAME_LETTERS &&
+    rightToLeftText(worded[0]!.text) &&
+    (worded[0]!.confidence ?? 1) < NOISE_CONFIDENCE
+  );
 }
 
 /**
