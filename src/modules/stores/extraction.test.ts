@@ -187,6 +187,11 @@ describe('layout parser', () => {
     ...at(text, x, y, width, height),
     confidence: 0.9,
   });
+  /** An OCR item read with `confidence` (ocrAt's are read surely). */
+  const unsure = (text: string, x: number, y: number, width: number, height: number, confidence: number) => ({
+    ...ocrAt(text, x, y, width, height),
+    confidence,
+  });
 
   it('splits two offers on one line and joins a currency sign printed as its own item', () => {
     const offers = parseLayout([
@@ -539,17 +544,6 @@ describe('layout parser', () => {
   it('takes no name from a short word OCR was unsure of beside a right-to-left price (its unit misread)', () => {
     // Two Persian tiles side by side, each with its former price over the new one. "١٥,٩٩ € کیلو"
     // is read "15.99 6 تپد": as a name, it took both new prices of the row.
-    const unsure = (
-      text: string,
-      x: number,
-      y: number,
-      width: number,
-      height: number,
-      confidence: number,
-    ) => ({
-      ...ocrAt(text, x, y, width, height),
-      confidence,
-    });
     const offers = parseLayout([
       ocrAt('لیقوان', 235, 526, 23, 19),
       ocrAt('گوشت', 529, 529, 47, 25),
@@ -570,6 +564,26 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
       ['گوشت گوسفندی', 15.99, 23.69],
       ['پنیر لیقوان', 3.4, 6.79],
+    ]);
+  });
+
+  it("takes no name from a photo's badge read as a short word OCR was unsure of", () => {
+    // The "٤٠٪-" badge over the photo read "96 داع": as a name it took the tile's new price, the
+    // former one alone staying with the tile's name.
+    const offers = parseLayout([
+      ocrAt('96', 317, 306, 12, 18),
+      unsure('داع', 335, 309, 14, 10, 0.31),
+      ocrAt('تمر', 553, 356, 24, 19),
+      ocrAt('خلاص', 508, 356, 38, 19),
+      unsure('آكغ', 556, 378, 18, 12, 0.43),
+      ocrAt('السابق', 507, 396, 35, 12),
+      unsure('27.55', 475, 397, 28, 8, 0.26),
+      ocrAt('درهم', 446, 398, 24, 11),
+      ocrAt('16.53', 397, 413, 78, 24),
+      ocrAt('درهم', 310, 415, 75, 37),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['تمر خلاص', 16.53, 27.55],
     ]);
   });
 

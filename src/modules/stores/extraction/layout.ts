@@ -848,8 +848,7 @@ function makeCell(items: LayoutItem[]): Cell {
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed: items.every((i) => i.confidence === undefined),
     prices,
-    name:
-      trailsItsPrice(items, text, prices) || unsureWordBesidePrice(items, prices) ? '' : residualName(text),
+    name: trailsItsPrice(items, text, prices) || unsureShortWordOnly(items) ? '' : residualName(text),
     unitOnly: isOnlyUnit(text),
   };
 }
@@ -868,12 +867,13 @@ function trailsItsPrice(items: LayoutItem[], text: string, prices: PriceToken[])
 const SHORT_NAME_LETTERS = 3;
 
 /**
- * An OCR cell of a price and one short right-to-left word OCR was unsure of: the price's unit or
- * currency misread ("١٥,٩٩ € کیلو" read "15.99 6 تپد"). Any Arabic-script letters pass for a name's,
- * so its doubt and its length tell; the tile's name stands on its own line, over the price.
+ * An OCR cell whose only word is a short right-to-left one OCR was unsure of, no vocabulary having
+ * vouched for it (the spelling step raises a food's certainty): a price's unit or currency misread
+ * beside it ("١٥,٩٩ € کیلو" read "15.99 6 تپد"), or a badge over a photo ("٤٠٪-" read "96 داع"). Any
+ * Arabic-script letters pass for a name's, so its doubt and its length tell; as a name it took the
+ * prices of the tiles whose own names stand over them.
  */
-function unsureWordBesidePrice(items: LayoutItem[], prices: PriceToken[]): boolean {
-  if (prices.length === 0) return false;
+function unsureShortWordOnly(items: LayoutItem[]): boolean {
   const worded = items.filter((i) => /\p{L}/u.test(i.text));
   const letters = worded.reduce((n, i) => n + (i.text.match(/\p{L}/gu) ?? []).length, 0);
   return (
