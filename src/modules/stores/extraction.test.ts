@@ -270,6 +270,18 @@ describe('layout parser', () => {
     expect(looksLikeName(text)).toBe(false);
   });
 
+  it.each(['این', 'آن', 'هذا', 'إلى'])(
+    '"%s", an Arabic-script word that names nothing, is no product name',
+    (text) => {
+      // What OCR kept of a name it lost ("این" of "برنج ایرانی").
+      expect(looksLikeName(text)).toBe(false);
+    },
+  );
+
+  it.each(['برنج ایرانی', 'این برنج', 'نان', 'زيت زيتون'])('"%s" stays a name', (text) => {
+    expect(looksLikeName(text)).toBe(true);
+  });
+
   it.each([
     'Supermercado La Plaza Ofertas válidas del 19 al 25 de marzo de 2026',
     'Mercado Central Ofertas validas de a oo A',

@@ -315,6 +315,27 @@ export function isRtlPriceWord(raw: string): boolean {
   return word.length >= 3 && RTL_PRICE_WORDS_MISREAD.some((known) => oneEditApart(word, known));
 }
 
+/**
+ * Arabic and Persian words that name nothing (this, that, from, to, in, with, for, or, and): what
+ * OCR kept of a name it lost ("این" of "برنج ایرانی") is no product.
+ */
+const RTL_FUNCTION_WORDS = new Set(
+  (
+    'این آن از به با در و که را برای یا ' + // Persian
+    'من في على إلى الى عن هذا هذه مع أو او ال'
+  ) // Arabic
+    .split(' ')
+    .map(persianForms),
+);
+
+function onlyFunctionWords(named: string): boolean {
+  const words = named.split(/[\s\u200c]+/u).filter((w) => /\p{L}/u.test(w));
+  return (
+    words.length > 0 &&
+    words.every((w) => RTL_FUNCTION_WORDS.has(persianForms(w.replace(/[^\p{L}\p{M}]/gu, ''))))
+  );
+}
+
 /** One substitution, insertion or deletion apart. */
 function oneEditApart(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return false;
@@ -371,6 +392,7 @@ export function looksLikeName(text: string): boolean {
   const letters = (named.match(/\p{L}/gu) ?? []).length;
   return (
     letters >= 3 &&
+    !onlyFunctionWords(named) &&
     !NOT_A_PRODUCT.test(text) &&
     !PRICE_NOTE.test(text) &&
     !MEMBER_NOTE.test(text) &&
