@@ -113,47 +113,39 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     expect(text).toMatch(/Macarrão/);
   }, 60_000);
 
-  it("spells a Portuguese page's foods as the vocabulary it is given does (ABOBORA, a verb form too)", async () => {
-    const lines = [
-      'ABOBORA CABOTIA kg',
-      'Feijão Carioca 1 kg',
-      'Ofertas válidas até sábado',
-      'Leve 3 pague 2',
-    ];
-    const withFoods = new TesseractEngine({
-      preferredSpellings: (language) => (language === 'pt' ? ['abóbora'] : []),
-    });
-    try {
-      const words = await withFoods.recognize(page(lines, LATIN_FACE, false));
-      expect(words.map((w) => w.text)).toContain('ABÓBORA');
-      expect((await engine.recognize(page(lines, LATIN_FACE, false))).map((w) => w.text)).toContain(
-        'ABOBORA',
-      );
-    } finally {
-      await withFoods.close();
-    }
-  }, 60_000);
-
-  it("gives a German page's foods their umlauts from the vocabulary, German having no dictionary here", async () => {
-    const lines = [
-      'HAHNCHENBRUSTFILET je kg',
-      'Angebote gultig bis Samstag',
-      'Nur mit Kundenkarte',
-      'statt 3,99',
-    ];
-    const withFoods = new TesseractEngine({
-      preferredSpellings: (language) => (language === 'de' ? ['hähnchenbrustfilet'] : []),
-    });
-    try {
-      const words = await withFoods.recognize(page(lines, LATIN_FACE, false));
-      expect(words.map((w) => w.text)).toContain('HÄHNCHENBRUSTFILET');
-      expect((await engine.recognize(page(lines, LATIN_FACE, false))).map((w) => w.text)).toContain(
-        'HAHNCHENBRUSTFILET',
-      );
-    } finally {
-      await withFoods.close();
-    }
-  }, 60_000);
+  it.each([
+    {
+      page: "a Portuguese page's (ABOBORA, a verb form too)",
+      language: 'pt' as const,
+      food: 'abóbora',
+      lines: ['ABOBORA CABOTIA kg', 'Feijão Carioca 1 kg', 'Ofertas válidas até sábado', 'Leve 3 pague 2'],
+      read: 'ABOBORA',
+      spelt: 'ABÓBORA',
+    },
+    {
+      page: "a German page's, German having no dictionary here,",
+      language: 'de' as const,
+      food: 'hähnchenbrustfilet',
+      lines: ['HAHNCHENBRUSTFILET je kg', 'Angebote gultig bis Samstag', 'Nur mit Kundenkarte', 'statt 3,99'],
+      read: 'HAHNCHENBRUSTFILET',
+      spelt: 'HÄHNCHENBRUSTFILET',
+    },
+  ])(
+    'spells $page foods as the vocabulary it is given does',
+    async ({ language, food, lines, read, spelt }) => {
+      const withFoods = new TesseractEngine({
+        preferredSpellings: (asked) => (asked === language ? [food] : []),
+      });
+      try {
+        const words = await withFoods.recognize(page(lines, LATIN_FACE, false));
+        expect(words.map((w) => w.text)).toContain(spelt);
+        expect((await engine.recognize(page(lines, LATIN_FACE, false))).map((w) => w.text)).toContain(read);
+      } finally {
+        await withFoods.close();
+      }
+    },
+    60_000,
+  );
 
   it('loads its models before the first page (a worker as it starts), then reads and closes', async () => {
     const warmed = new TesseractEngine();
