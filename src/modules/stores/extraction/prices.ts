@@ -320,12 +320,10 @@ export function isRtlPriceWord(raw: string): boolean {
  * OCR kept of a name it lost ("این" of "برنج ایرانی") is no product.
  */
 const RTL_FUNCTION_WORDS = new Set(
-  (
-    'این آن از به با در و که را برای یا ' + // Persian
-    'من في على إلى الى عن هذا هذه مع أو او ال'
-  ) // Arabic
-    .split(' ')
-    .map(persianForms),
+  [
+    ...'این آن از به با در و که را برای یا'.split(' '), // Persian
+    ...'من في على إلى الى عن هذا هذه مع أو او ال'.split(' '), // Arabic
+  ].map(persianForms),
 );
 
 function onlyFunctionWords(named: string): boolean {
