@@ -88,6 +88,10 @@ describe('price and unit recognition', () => {
     ['1 Sack (10Kg)', []],
     ['Suco Maguary Seleção 1,35L', []],
     ['SAVE $4', []],
+    // A big price whose raised cents OCR read as a degree sign or a quote: its cents are unknown.
+    ['R$ 4º', []],
+    ['$3”', []],
+    ['$3 each', [3]],
     ['ÉCONOMISEZ 0,50 €', []],
     ['Ahorra 1,00 €', []],
     ['Sie sparen 2,00 €', []],
@@ -206,6 +210,17 @@ describe('layout parser', () => {
       ['Äpfel', 2.49, 2.49],
       ['Birnen', 3.29, 2.79],
     ]);
+  });
+
+  it('reads no price of a whole amount whose raised cents OCR read as an ordinal sign', () => {
+    // "R$ 4²⁹" read "R$" "4º" (the OCR of a generated page): 4.00 would be a wrong price.
+    const offers = parseLayout([
+      unsure('Leite', 405, 521, 29, 12, 0.96),
+      unsure('Integral', 439, 521, 46, 14, 0.96),
+      unsure('R$', 405, 568, 20, 24, 0.95),
+      unsure('4º', 429, 568, 47, 40, 0.5),
+    ]);
+    expect(offers).toEqual([]);
   });
 
   it('reads member and regular-price notes as the regular price, never as the name', () => {

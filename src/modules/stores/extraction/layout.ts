@@ -933,10 +933,12 @@ function isRightToLeft(cells: Cell[]): boolean {
 /**
  * Text as the parser compares it: presentation forms folded (NFKC: Arabic letters printed in
  * their contextual shapes, full-width digits), Arabic-Indic and Persian digits as ASCII digits
- * and the Arabic decimal separator as a comma.
+ * and the Arabic decimal separator as a comma. An ordinal sign after a digit ("4º", raised cents
+ * misread) becomes a degree sign, which NFKC leaves as it is, rather than an "o".
  */
 function normalised(item: LayoutItem): LayoutItem {
   const text = item.text
+    .replace(/(\d)º/gu, '$1°')
     .normalize('NFKC')
     .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
     .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))

@@ -26,7 +26,12 @@ export function isArabicScriptCurrency(word: string): boolean {
   return ARABIC_SCRIPT_CURRENCY_WORD.test(word.trim());
 }
 const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
-const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–)?`;
+/**
+ * A whole amount with a mark glued after it ("R$ 4º", "$3”") is a big price whose raised cents OCR
+ * read as a degree sign or a quote: its cents are unknown, so it is not 4.00.
+ */
+const RAISED_CENTS_MISREAD = String.raw`(?![°º”"'’])`;
+const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–|${RAISED_CENTS_MISREAD})`;
 const PRICE_RE = new RegExp(
   String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,]\d)`,
   'g',
