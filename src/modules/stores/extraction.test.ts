@@ -92,6 +92,8 @@ describe('price and unit recognition', () => {
     ['R$ 4º', []],
     ['$3”', []],
     ['$3 each', [3]],
+    // A struck-through regular price whose point OCR read as a colon is not a whole $3.
+    ['Reg.-$3:89 $3.29', [3.29]],
     ['ÉCONOMISEZ 0,50 €', []],
     ['Ahorra 1,00 €', []],
     ['Sie sparen 2,00 €', []],

@@ -28,12 +28,13 @@ export function isArabicScriptCurrency(word: string): boolean {
 const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
 /**
  * A whole amount with a mark glued after it ("R$ 4º", "$3”") is a big price whose raised cents OCR
- * read as a degree sign or a quote: its cents are unknown, so it is not 4.00.
+ * read as a degree sign or a quote: its cents are unknown, so it is not 4.00. Nor is "$3:89" (a
+ * struck-through "$3.89" whose point OCR read as a colon) 3.00: see PRICE_RE's end.
  */
 const RAISED_CENTS_MISREAD = String.raw`(?![°º”"'’])`;
 const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–|${RAISED_CENTS_MISREAD})`;
 const PRICE_RE = new RegExp(
-  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,]\d)`,
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,:]\d)`,
   'g',
 );
 /** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
