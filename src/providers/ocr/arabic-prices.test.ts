@@ -33,6 +33,62 @@ describe.runIf(existsSync(FACE))('display prices of an Arabic-script page', () =
     expect(words.find((w) => w.text === '9.29')?.settled).toBe(true);
   });
 
+  /**
+   * A page of five offers, a name over each price, and OCR's words for it: the names, and each
+   * price as `read` gives it (text and certainty), boxed where the price is drawn.
+   */
+  function offersPage(prices: readonly string[], read: (price: string, i: number) => [string, number]) {
+    const canvas = createCanvas(700, 1400);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 700, 1400);
+    const ocr = prices.flatMap((price, i) => {
+      const top = 40 + i * 260;
+      g.fillStyle = '#111';
+      g.font = '36px ArabicPricesFace';
+      g.fillText('لبنة', 500, top + 36);
+      g.fillStyle = '#c2185b';
+      g.font = '84px ArabicPricesFace';
+      g.fillText(price, 200, top + 170);
+      const box = g.measureText(price);
+      const [text, confidence] = read(price, i);
+      return [
+        word('لبنة', 500, top + 6, 60, 40),
+        word(
+          text,
+          200,
+          top + 170 - box.actualBoundingBoxAscent,
+          box.width,
+          box.actualBoundingBoxAscent,
+          confidence,
+        ),
+      ];
+    });
+    return { png: canvas.toBuffer('image/png'), ocr };
+  }
+
+  it('on a page printing Arabic-Indic digits, reads a price OCR took surely for Latin digits', async () => {
+    // "٥.٩٩" read "0.99" at 0.91 (٥ is a ring), the other prices read as garbage.
+    const page = offersPage(['٥.٩٩', '٩.٢٩', '٣.٤٩', '٧.٢٥', '١٢.٩٩'], (_, i) =>
+      i === 0 ? ['0.99', 0.91] : ['4۹', 0.5],
+    );
+    const words = await withArabicIndicPrices(page.png, page.ocr);
+    expect(words.filter((w) => /\d/.test(w.text)).map((w) => w.text)).toEqual([
+      '5.99',
+      '9.29',
+      '3.49',
+      '7.25',
+      '12.99',
+    ]);
+  });
+
+  it('on a page printing Western digits, leaves the prices OCR read surely as they are', async () => {
+    const prices = ['10.50', '9.29', '3.49', '7.25', '12.99'];
+    const page = offersPage(prices, (price) => [price, 0.95]);
+    const words = await withArabicIndicPrices(page.png, page.ocr);
+    expect(words.filter((w) => /\d/.test(w.text)).map((w) => w.text)).toEqual(prices);
+  });
+
   it('finds no price in a photo-like noise of marks, and leaves the words as they were', async () => {
     const canvas = createCanvas(1200, 1200);
     const g = canvas.getContext('2d');

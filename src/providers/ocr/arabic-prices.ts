@@ -17,6 +17,8 @@ export async function withArabicIndicPrices(image: Buffer, words: readonly OcrWo
   // Display prices first, then the small ones of notes ("السعر السابق ٣.٦٩ درهم"), where no display
   // price was found.
   const found: OcrWord[] = [];
+  // Prices whose digits OCR read as sure Latin ones: kept aside until the page's digits are known.
+  const overRead: OcrWord[] = [];
   // A hostile picture's runs are read up to a budget: a few times the page's own pixels.
   let budget = picture.width * picture.height * PIXEL_BUDGET;
   for (const minHeight of [Math.max(MIN_DIGIT_PIXELS, wordHeight * 0.7), MIN_DIGIT_PIXELS]) {
@@ -26,9 +28,14 @@ export async function withArabicIndicPrices(image: Buffer, words: readonly OcrWo
     for (const run of runs.slice(0, MAX_RUNS)) {
       budget -= run.width * run.height * 2.6; // with its margins
       if (budget < 0) break;
-      for (const number of readRun(picture, run)) if (isPrice(number, words)) found.push(number);
+      for (const number of readRun(picture, run)) {
+        if (isPrice(number, words)) found.push(number);
+        else if (TWO_DECIMALS.test(number.text) && underSureLatinDigits(number, words)) overRead.push(number);
+      }
     }
   }
+  if (printsArabicIndicDigits(found, overRead))
+    found.push(...overRead.filter((number) => !found.some((other) => overlaps(other, number))));
   if (found.length === 0) return [...words];
   const kept = words.filter((word) => !found.some((number) => covers(number, word)));
   return [...kept, ...found].sort((a, b) => a.y - b.y || b.x - a.x);
@@ -69,15 +76,36 @@ const PIXEL_BUDGET = 2;
  * after a point hardly. A single digit only stands in for digits OCR read there ("۲۰" for "٢").
  */
 function isPrice(number: OcrWord, words: readonly OcrWord[]): boolean {
-  const over = words.filter((word) => overlaps(word, number));
   // Latin digits OCR is sure of (a phone number, a date) are not Arabic-Indic ones misread.
-  if (over.some((word) => word.confidence >= SURE_LATIN_DIGITS && /\d/.test(word.text))) return false;
-  if (/^\d{1,4}\.\d{2}$/.test(number.text)) return true;
+  if (underSureLatinDigits(number, words)) return false;
+  const over = words.filter((word) => overlaps(word, number));
+  if (TWO_DECIMALS.test(number.text)) return true;
   if (number.confidence < WHOLE_NUMBER_SURE || over.some((word) => /\p{L}/u.test(word.text))) return false;
   return number.text.length >= 2 || over.some((word) => /\p{Nd}/u.test(word.text));
 }
 
 const SURE_LATIN_DIGITS = 0.9;
+const TWO_DECIMALS = /^\d{1,4}\.\d{2}$/;
+
+function underSureLatinDigits(number: OcrWord, words: readonly OcrWord[]): boolean {
+  return words.some(
+    (word) => overlaps(word, number) && word.confidence >= SURE_LATIN_DIGITS && /\d/.test(word.text),
+  );
+}
+
+/**
+ * Whether the page prints its prices in Arabic-Indic digits: most prices the digit reader found
+ * lie where OCR read no sure Latin digits. There, OCR's sure Latin reading of a price is a misread
+ * one ("٥.٩٩" read "0.99" at 0.91: ٥ is a ring); on a page printing Western digits, OCR's reading
+ * stands (the digit reader takes a Latin 0 for a ٥).
+ */
+function printsArabicIndicDigits(found: readonly OcrWord[], overRead: readonly OcrWord[]): boolean {
+  const prices = found.filter((number) => TWO_DECIMALS.test(number.text)).length;
+  return overRead.length > 0 && prices >= MIN_PAGE_PRICES && prices >= overRead.length * 3;
+}
+
+/** Prices a page must show in Arabic-Indic digits before its digits are known. */
+const MIN_PAGE_PRICES = 4;
 const WHOLE_NUMBER_SURE = 0.35;
 
 function overlaps(a: ImageRegion, b: ImageRegion): boolean {
