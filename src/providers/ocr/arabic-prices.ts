@@ -29,8 +29,11 @@ export async function withArabicIndicPrices(image: Buffer, words: readonly OcrWo
       budget -= run.width * run.height * 2.6; // with its margins
       if (budget < 0) break;
       for (const number of readRun(picture, run)) {
-        if (isPrice(number, words)) found.push(number);
-        else if (TWO_DECIMALS.test(number.text) && underSureLatinDigits(number, words)) overRead.push(number);
+        // Latin digits OCR is sure of (a phone number, a date) are not Arabic-Indic ones misread,
+        // unless the page prints Arabic-Indic digits (below).
+        if (!underSureLatinDigits(number, words)) {
+          if (isPrice(number, words)) found.push(number);
+        } else if (TWO_DECIMALS.test(number.text)) overRead.push(number);
       }
     }
   }
@@ -76,16 +79,15 @@ const PIXEL_BUDGET = 2;
  * after a point hardly. A single digit only stands in for digits OCR read there ("۲۰" for "٢").
  */
 function isPrice(number: OcrWord, words: readonly OcrWord[]): boolean {
-  // Latin digits OCR is sure of (a phone number, a date) are not Arabic-Indic ones misread.
-  if (underSureLatinDigits(number, words)) return false;
-  const over = words.filter((word) => overlaps(word, number));
   if (TWO_DECIMALS.test(number.text)) return true;
+  const over = words.filter((word) => overlaps(word, number));
   if (number.confidence < WHOLE_NUMBER_SURE || over.some((word) => /\p{L}/u.test(word.text))) return false;
   return number.text.length >= 2 || over.some((word) => /\p{Nd}/u.test(word.text));
 }
 
-const SURE_LATIN_DIGITS = 0.9;
 const TWO_DECIMALS = /^\d{1,4}\.\d{2}$/;
+const WHOLE_NUMBER_SURE = 0.35;
+const SURE_LATIN_DIGITS = 0.9;
 
 function underSureLatinDigits(number: OcrWord, words: readonly OcrWord[]): boolean {
   return words.some(
@@ -106,7 +108,6 @@ function printsArabicIndicDigits(found: readonly OcrWord[], overRead: readonly O
 
 /** Prices a page must show in Arabic-Indic digits before its digits are known. */
 const MIN_PAGE_PRICES = 4;
-const WHOLE_NUMBER_SURE = 0.35;
 
 function overlaps(a: ImageRegion, b: ImageRegion): boolean {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
