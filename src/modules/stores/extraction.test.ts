@@ -167,6 +167,8 @@ describe('price and unit recognition', () => {
     ['Empanadas 2,50 c/u', 'each'],
     ['Aipim c/ Casca', undefined],
     ['Coxa C/SOBRECOXA', undefined],
+    ['Yogurt magro 8 x 125 g', '8 x 125 g'],
+    ['Tonno 6x70 g', '6x70 g'],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });
@@ -1009,6 +1011,68 @@ describe('layout parser', () => {
       expect(offers[0]!.product).toContain(name);
     },
   );
+
+  it.each([
+    ['Biscotti ricchi', '700 g', '€ 3,70 al kg', 2.59, '700 g'],
+    ['Passata extrafine', '2 x 350 g', '1,27 €/kg', 0.89, '2 x 350 g'],
+    ['Latte intero', '500 ml', '€ 1,98 al litro', 0.99, '500 ml'],
+    ['Panna da cucina', '20 cl', '€ 4,95 al l', 0.99, '20 cl'],
+  ])(
+    'a tile whose only price is per kilo or litre ("%s", %s, "%s") prices its pack (the pack price printed as a picture)',
+    (name, pack, rate, value, unit) => {
+      const offers = parseLayout([
+        at(name, 40, 100, 80, 9),
+        at(pack, 45, 112, 30, 9),
+        at(rate, 40, 160, 90, 14),
+      ]);
+      expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice, o.unit])).toEqual([
+        [name, value, value, unit],
+      ]);
+    },
+  );
+
+  it.each([
+    // Above a kilo the per-kilo price, rounded from the pack's, gives the pack's only to within cents.
+    ['Patate', '2,5 kg', '€ 0,80 al kg', 0.8, 'per kg'],
+    // A pack size in another measure than the rate's says nothing of the pack's price.
+    ['Olio di semi', '750 g', '€ 2,60 al litro', 2.6, 'per litro'],
+  ])('a per-kilo price over "%s" (%s) stays as printed', (name, pack, rate, value, unit) => {
+    const offers = parseLayout([
+      at(name, 40, 100, 80, 9),
+      at(pack, 45, 112, 30, 9),
+      at(rate, 40, 160, 90, 14),
+    ]);
+    expect(offers.map((o) => [o.discountedPrice, o.unit])).toEqual([[value, unit]]);
+  });
+
+  it('takes a size under a stacked name as the unit, never a unit word alone there', () => {
+    const tile = (under: string) =>
+      parseLayout([
+        at('Pistacchi', 40, 100, 60, 9),
+        at(under, 45, 112, 20, 9),
+        at('2,99 €', 40, 160, 60, 24),
+      ]);
+    expect(tile('250 g').map((o) => o.unit)).toEqual(['250 g']);
+    expect(tile('kg').map((o) => o.unit)).toEqual(['']);
+  });
+
+  it('keeps the pack price printed beside a per-kilo one, which is no regular price', () => {
+    const offers = parseLayout([
+      at('Biscotti ricchi', 40, 100, 80, 9),
+      at('700 g', 45, 112, 30, 9),
+      at('2,59 €', 40, 130, 60, 24),
+      at('€ 3,70 al kg', 40, 160, 60, 8),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice, o.unit])).toEqual([
+      ['Biscotti ricchi', 2.59, 2.59, '700 g'],
+    ]);
+    const oneLine = parseLayout([
+      at('Passata extrafine', 40, 100, 80, 9),
+      at('700 g', 45, 112, 30, 9),
+      at('0,89 € 1,27 €/kg', 40, 130, 90, 14),
+    ]);
+    expect(oneLine.map((o) => [o.discountedPrice, o.originalPrice, o.unit])).toEqual([[0.89, 0.89, '700 g']]);
+  });
 
   it('ignores lines without prices and prices without any name', () => {
     expect(

@@ -3,6 +3,7 @@ import {
   isArabicScriptCurrency,
   findUnit,
   INFORMATIVE_NOTE,
+  packPriceFromRate,
   isOnlyUnit,
   isPriceNote,
   looksLikeName,
@@ -81,6 +82,11 @@ interface OfferGroup {
   cells: Cell[];
   prices: PriceToken[];
   units: string[];
+  /**
+   * Pack sizes printed under a stacked name ("Biscotti ricchi / 700 g"): the unit when no other is.
+   * A unit word alone there ("گرم") is more often what is left of a misread line than a size.
+   */
+  packSizes?: string[];
 }
 
 /**
@@ -275,6 +281,9 @@ function resolveTiles(
       usedAsName.add(anchor.brand);
     }
     addUnitsOf(group, anchor.product);
+    group.packSizes = unitsUnderName(anchor.product, lines)
+      .flatMap((c) => findUnit(c.text) ?? [])
+      .filter((unit) => /\d/.test(unit));
     byAnchor.set(anchor.product, group);
     for (const c of names) byNameCell.set(c, group);
     return group;
@@ -540,6 +549,25 @@ function unitsNear(price: Cell, lineIndex: number, lines: Cell[][]): Cell[] {
   return out;
 }
 
+/** How many lines under a tile's name its pack size may be printed ("Biscotti ricchi / 700 g"). */
+const UNIT_LINES_UNDER_NAME = 2;
+
+/** Unit cells printed right under a tile's name, in its column (its pack size). */
+function unitsUnderName(name: Cell, lines: Cell[][]): Cell[] {
+  const lineIndex = lines.findIndex((line) => line.includes(name));
+  const out: Cell[] = [];
+  let bottom = name.bottom;
+  for (const line of lines.slice(lineIndex + 1, lineIndex + 1 + UNIT_LINES_UNDER_NAME)) {
+    const unit = line.find(
+      (c) => c.unitOnly && overlapsHorizontally(c, name, 0) && c.y - bottom < name.height * 0.8,
+    );
+    if (!unit) continue;
+    out.push(unit);
+    bottom = unit.bottom;
+  }
+  return out;
+}
+
 /** At most MAX_LAYOUT_ITEMS of a page's items, the tallest, in their order. */
 export function largestItems<T extends { height: number }>(items: readonly T[]): readonly T[] {
   if (items.length <= MAX_LAYOUT_ITEMS) return items;
@@ -551,7 +579,11 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (group.prices.length === 0 || group.nameParts.length === 0) return undefined;
   // Only a "was"/regular price was read (the offer's own price was not): no offer, rather than a wrong one.
   if (group.prices.every((p) => p.marked === 'old')) return undefined;
-  const chosen = choosePrices(group.prices);
+  const derived = packPriceOf(group);
+  const rated = withoutPackRates(group);
+  const chosen = derived
+    ? { original: derived.price, discounted: derived.price }
+    : choosePrices(rated.prices);
   const discounted = chosen.discounted;
   let name = group.nameParts.join(' ').replace(/\s+/g, ' ').trim();
   let brand = group.brand?.trim() ?? '';
@@ -564,7 +596,8 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   }
   if (!looksLikeName(name)) return undefined;
   const multiBuy = group.prices.some((p) => p.multiBuy);
-  const unit = group.units[0] ?? (multiBuy ? 'each' : '');
+  const unit =
+    derived?.unit ?? rated.pack ?? group.units[0] ?? group.packSizes?.[0] ?? (multiBuy ? 'each' : '');
   // How sure OCR was of the name and the prices; a small unit word read poorly ("le kg") says little.
   const ocr = group.cells.filter((c) => !c.unitOnly).map((c) => c.confidence);
   const certainty = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
@@ -587,6 +620,44 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
     box: boxOf(group.cells),
     fromTextLayer: group.cells.every((c) => c.printed),
   };
+}
+
+/**
+ * A tile whose only price read is per kilo or litre ("3,70 al kg"; the pack's own price printed as
+ * a picture) under a pack size ("700 g") prices the pack.
+ */
+function packPriceOf(group: OfferGroup): { price: number; unit: string } | undefined {
+  const [only, ...more] = group.prices;
+  if (!only || more.length > 0 || only.multiBuy || only.marked) return undefined;
+  const rate = findUnit(group.cells.find((c) => c.prices.length > 0)?.text ?? '');
+  if (!rate) return undefined;
+  for (const unit of [...group.units, ...(group.packSizes ?? [])]) {
+    const price = packPriceFromRate(only.value, rate, unit);
+    if (price !== undefined) return { price, unit };
+  }
+  return undefined;
+}
+
+/**
+ * The tile's prices less a per-kilo or per-litre one that is what its pack's price comes to ("700 g",
+ * "2,59 €", "€ 3,70 al kg"): a reference price, not the regular one.
+ */
+function withoutPackRates(group: OfferGroup): { prices: PriceToken[]; pack?: string } {
+  const packs = [...group.units, ...(group.packSizes ?? [])];
+  const rateOf = new Map<PriceToken, string | undefined>();
+  for (const cell of group.cells) for (const token of cell.prices) rateOf.set(token, findUnit(cell.text));
+  let explained: string | undefined;
+  const kept = group.prices.filter((token) => {
+    const rate = rateOf.get(token);
+    if (!rate || token.marked || token.multiBuy) return true;
+    const pack = packs.find((size) => {
+      const price = packPriceFromRate(token.value, rate, size);
+      return group.prices.some((other) => other !== token && round2(other.value) === price);
+    });
+    explained ??= pack;
+    return !pack;
+  });
+  return kept.length > 0 ? { prices: kept, pack: explained } : { prices: group.prices };
 }
 
 /** OCR's stray marks glued to the ends of Arabic-script words ("زيتون\"", "طازج؟"), not brackets. */

@@ -176,12 +176,12 @@ const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
 /**
- * "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "3 Stück", "1 Sack (10Kg)", "each",
+ * "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "8 x 125 g", "3 Stück", "1 Sack (10Kg)", "each",
  * "cada 100g", "Unidade"; a pack's count after "c/" (com, con: with), "c/30", "C/12 un", and
  * Spanish "c/u" (cada uno, each).
  */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
+  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
   'iu',
 );
 
@@ -200,6 +200,28 @@ function normaliseUnit(raw: string): string {
   // A word for "piece" alone under a name ("Abacaxi Pérola / Unidade") prices one of it.
   if (/^(?:ea\.?|cada|unidade|unidad|unité|stück|c\/u)$/iu.test(unit)) return 'each';
   return unit;
+}
+
+const PACK_SIZE_RE =
+  /^(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(kg|kilos?|g|gr|l|lt|litros?|lit[er]{2}|ml|cl)$/iu;
+const PER_BASE_RE = /^per (kg|kilo|l|lt|litro|liter|litre)$/iu;
+
+/**
+ * A pack's price from the price per kilo or litre printed for it ("700 g", "3,70 al kg": 2.59).
+ * Only for packs up to a kilo or a litre: the per-kilo price is rounded to the cent from the pack's,
+ * so below a kilo the pack's price comes back exactly; above, it may be a cent off.
+ */
+export function packPriceFromRate(rate: number, rateUnit: string, packUnit: string): number | undefined {
+  const base = PER_BASE_RE.exec(rateUnit)?.[1]?.toLowerCase();
+  const pack = PACK_SIZE_RE.exec(packUnit);
+  if (!base || !pack) return undefined;
+  const unit = pack[3]!.toLowerCase();
+  const mass = /^(?:kg|kilos?|g|gr)$/.test(unit);
+  if (mass !== (base === 'kg' || base === 'kilo')) return undefined;
+  const perBase = unit === 'g' || unit === 'gr' || unit === 'ml' ? 1000 : unit === 'cl' ? 100 : 1;
+  const size = (Number(pack[1] ?? 1) * Number(pack[2]!.replace(',', '.'))) / perBase;
+  if (!(size > 0 && size <= 1)) return undefined;
+  return round2(rate * size);
 }
 
 export function blankPrices(text: string): string {
