@@ -672,6 +672,10 @@ describe('layout parser', () => {
     ['COXA C/SOBRECOXA CONG', 1],
     ['Ovos Bdj. Grado', 1],
     ['Ovos Bdj Grado', 9 / 12],
+    ['MacarrãWEspaguete', 0],
+    ['Pão de Forma PullmanW', 1],
+    ['McCain Batata Pré-Frita', 1],
+    ['NaturNah Hafer', 1],
   ])('name likelihood of "%s" is %d', (name, likelihood) => {
     expect(nameLikelihood(name)).toBeCloseTo(likelihood, 2);
   });
