@@ -252,3 +252,25 @@ describe('readPriceGlyphs, raised cents read again', () => {
     expect(reading).toMatchObject({ whole: '3', raised: '9' });
   });
 });
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of inline prices', () => {
+  it('is as sure of "2,99 €" as of its glyphs: the last digit, cut by the euro sign, does not zero it', async () => {
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    const canvas = createCanvas(900, 140);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 900, 140);
+    g.fillStyle = '#c0392b';
+    g.font = 'bold 72px CondensedFace';
+    const prices = ['2,99', '5,99', '6,49'];
+    // The regions as the page reader cuts them: the euro sign's left part inside.
+    const regions = prices.map((price, i) => {
+      g.fillText(`${price} €`, 20 + i * 300, 100);
+      return { x: 18 + i * 300, y: 36, width: 194, height: 77 };
+    });
+    const readings = await engine.readPrices(canvas.toBuffer('image/png'), regions);
+    expect(readings.map((r) => r?.whole.replace(/[^\d,]/g, ''))).toEqual(prices);
+    // tesseract's figure for each line was 0, its glyphs' 98, 99, 98 and one low.
+    for (const reading of readings) expect(reading!.confidence).toBeGreaterThan(0.5);
+  });
+});
