@@ -6,16 +6,21 @@ import { MAX_REREADS, readPriceGlyphs } from './price-glyphs.ts';
 import { TesseractEngine } from './tesseract-engine.ts';
 
 const FACE = '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf';
+
+function whiteCanvas(width: number, height: number) {
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, width, height);
+  return { canvas, g };
+}
 const engine = new TesseractEngine();
 afterAll(() => engine.close());
 
 /** Draws prices as flyers print them: a tall whole part and small raised cents. */
 function raisedPrices(prices: Array<[string, string]>): Buffer {
   GlobalFonts.registerFromPath(FACE, 'PriceFace');
-  const canvas = createCanvas(900, 160);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#fff';
-  g.fillRect(0, 0, 900, 160);
+  const { canvas, g } = whiteCanvas(900, 160);
   g.fillStyle = '#c00';
   prices.forEach(([whole, raised], i) => {
     const x = 20 + i * 300;
@@ -56,10 +61,7 @@ const CONDENSED = '/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Bol
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices in a condensed face', () => {
   it('keeps the whole "7" (its top bar reaches past its foot) out of the raised cents', async () => {
     GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
-    const canvas = createCanvas(700, 160);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, 700, 160);
+    const { canvas, g } = whiteCanvas(700, 160);
     g.fillStyle = '#0b5394';
     const prices = ['7', '77'];
     prices.forEach((whole, i) => {
@@ -85,10 +87,7 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices in a condensed
 describe.runIf(existsSync(FACE))('findTallGlyphRuns', () => {
   it('finds big digits from the ink, not photo blobs, frames or body text', async () => {
     GlobalFonts.registerFromPath(FACE, 'PriceFace');
-    const canvas = createCanvas(900, 400);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, 900, 400);
+    const { canvas, g } = whiteCanvas(900, 400);
     g.fillStyle = '#c00';
     g.font = 'bold 96px PriceFace';
     g.fillText('349', 40, 300); // a big price
@@ -114,10 +113,7 @@ describe.runIf(existsSync(FACE))('findTallGlyphRuns', () => {
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a multi-buy', () => {
   it('reads "2/$13" and "4/$16" in display type with their slash and dollar sign', async () => {
     GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
-    const canvas = createCanvas(700, 160);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, 700, 160);
+    const { canvas, g } = whiteCanvas(700, 160);
     g.fillStyle = '#1d4f91';
     g.font = 'bold 84px CondensedFace';
     g.fillText('2/$13', 20, 120);
@@ -138,10 +134,7 @@ async function condensedPrice(
   pieces: Array<[text: string, size: number, baseline: number, gap?: number]>,
 ): Promise<Buffer> {
   GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
-  const canvas = createCanvas(300, 160);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#fff';
-  g.fillRect(0, 0, 300, 160);
+  const { canvas, g } = whiteCanvas(300, 160);
   g.fillStyle = colour;
   let x = left;
   for (const [text, size, baseline, gap = 0] of pieces) {
@@ -207,10 +200,7 @@ describe('readPriceGlyphs, raised cents read again', () => {
 
   /** "3" tall, "79" raised and small, in a region twice as tall as the cents. */
   function price(): Buffer {
-    const canvas = createCanvas(300, 180);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, 300, 180);
+    const { canvas, g } = whiteCanvas(300, 180);
     g.fillStyle = '#c0306a';
     g.fillRect(40, 60, 40, 70); // the tall "3"
     g.fillRect(86, 62, 14, 28); // "7"
@@ -256,10 +246,7 @@ describe('readPriceGlyphs, raised cents read again', () => {
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of inline prices', () => {
   it('is as sure of "2,99 €" as of its glyphs: the last digit, cut by the euro sign, does not zero it', async () => {
     GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
-    const canvas = createCanvas(900, 140);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, 900, 140);
+    const { canvas, g } = whiteCanvas(900, 140);
     g.fillStyle = '#c0392b';
     g.font = 'bold 72px CondensedFace';
     const prices = ['2,99', '5,99', '6,49'];
