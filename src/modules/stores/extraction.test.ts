@@ -1039,6 +1039,26 @@ describe('layout parser', () => {
     },
   );
 
+  it('keeps apart two tiles whose names OCR read on one line across the frame between them ("|")', () => {
+    const offers = parseLayout([
+      ocrAt('Aceite', 213, 446, 38, 11),
+      ocrAt('de', 256, 446, 14, 11),
+      ocrAt('oliva', 275, 446, 28, 11),
+      ocrAt('virgen', 307, 446, 37, 14),
+      ocrAt('extra', 349, 448, 30, 10),
+      ocrAt('|', 387, 445, 5, 18),
+      ocrAt('|', 396, 445, 5, 18),
+      ocrAt('Lechuga', 405, 446, 50, 14),
+      ocrAt('iceberg', 460, 446, 44, 14),
+      ocrAt('7,95 €', 214, 526, 84, 30),
+      ocrAt('0,99 €', 406, 526, 84, 30),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Aceite de oliva virgen extra', 7.95],
+      ['Lechuga iceberg', 0.99],
+    ]);
+  });
+
   it('takes a size under a stacked name as the unit, never a unit word alone there', () => {
     const tile = (under: string) =>
       parseLayout([

@@ -775,6 +775,12 @@ function groupLines(items: readonly LayoutItem[]): LayoutItem[][] {
 
 const isPrice = (item: LayoutItem) => findPrices(item.text).length > 0;
 
+/**
+ * A vertical rule OCR read as a bar: the frame between two tiles, whose names it would otherwise
+ * join into one ("Aceite de oliva virgen extra | | Lechuga iceberg").
+ */
+const isFrameRule = (item: LayoutItem) => item.confidence !== undefined && /^[|¦│]+$/u.test(item.text.trim());
+
 function toCells(line: LayoutItem[]): Cell[] {
   const cells: Cell[] = [];
   let pending: LayoutItem[] = [];
@@ -783,6 +789,10 @@ function toCells(line: LayoutItem[]): Cell[] {
     pending = [];
   };
   for (const item of line) {
+    if (isFrameRule(item)) {
+      flush();
+      continue;
+    }
     const last = pending.at(-1);
     const height = Math.max(last?.height ?? 0, item.height);
     const gap = last ? item.x - (last.x + last.width) : 0;
