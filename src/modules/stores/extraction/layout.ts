@@ -579,8 +579,9 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (group.prices.length === 0 || group.nameParts.length === 0) return undefined;
   // Only a "was"/regular price was read (the offer's own price was not): no offer, rather than a wrong one.
   if (group.prices.every((p) => p.marked === 'old')) return undefined;
-  const derived = packPriceOf(group);
-  const rated = withoutPackRates(group);
+  const rates = ratesOf(group);
+  const derived = packPriceOf(group, rates);
+  const rated = withoutPackRates(group, rates);
   const chosen = derived
     ? { original: derived.price, discounted: derived.price }
     : choosePrices(rated.prices);
@@ -622,16 +623,32 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   };
 }
 
+/** Each price of a tile with the unit its cell prints ("€ 3,70 al kg": "per kg"), if any. */
+type PriceRates = Map<PriceToken, string | undefined>;
+
+function ratesOf(group: OfferGroup): PriceRates {
+  const rates: PriceRates = new Map();
+  for (const cell of group.cells) {
+    if (cell.prices.length === 0) continue;
+    const unit = findUnit(cell.text);
+    for (const token of cell.prices) rates.set(token, unit);
+  }
+  return rates;
+}
+
+/** The sizes a tile prints: its units, then the sizes under its name. */
+const packsOf = (group: OfferGroup): string[] => [...group.units, ...(group.packSizes ?? [])];
+
 /**
  * A tile whose only price read is per kilo or litre ("3,70 al kg"; the pack's own price printed as
  * a picture) under a pack size ("700 g") prices the pack.
  */
-function packPriceOf(group: OfferGroup): { price: number; unit: string } | undefined {
+function packPriceOf(group: OfferGroup, rates: PriceRates): { price: number; unit: string } | undefined {
   const [only, ...more] = group.prices;
   if (!only || more.length > 0 || only.multiBuy || only.marked) return undefined;
-  const rate = findUnit(group.cells.find((c) => c.prices.length > 0)?.text ?? '');
+  const rate = rates.get(only);
   if (!rate) return undefined;
-  for (const unit of [...group.units, ...(group.packSizes ?? [])]) {
+  for (const unit of packsOf(group)) {
     const price = packPriceFromRate(only.value, rate, unit);
     if (price !== undefined) return { price, unit };
   }
@@ -642,13 +659,11 @@ function packPriceOf(group: OfferGroup): { price: number; unit: string } | undef
  * The tile's prices less a per-kilo or per-litre one that is what its pack's price comes to ("700 g",
  * "2,59 €", "€ 3,70 al kg"): a reference price, not the regular one.
  */
-function withoutPackRates(group: OfferGroup): { prices: PriceToken[]; pack?: string } {
-  const packs = [...group.units, ...(group.packSizes ?? [])];
-  const rateOf = new Map<PriceToken, string | undefined>();
-  for (const cell of group.cells) for (const token of cell.prices) rateOf.set(token, findUnit(cell.text));
+function withoutPackRates(group: OfferGroup, rates: PriceRates): { prices: PriceToken[]; pack?: string } {
+  const packs = packsOf(group);
   let explained: string | undefined;
   const kept = group.prices.filter((token) => {
-    const rate = rateOf.get(token);
+    const rate = rates.get(token);
     if (!rate || token.marked || token.multiBuy) return true;
     const pack = packs.find((size) => {
       const price = packPriceFromRate(token.value, rate, size);
