@@ -27,6 +27,8 @@ export interface PriceGlyphs {
   raised: string;
   /** x (image pixels) of the last inked column of the price. */
   right: number;
+  /** y (image pixels) below the last row read, when the reader took the region further down to its digits' foot. */
+  bottom?: number;
   /** The digit reader's confidence in 0..1 (the lower of the two parts). */
   confidence: number;
 }

@@ -261,3 +261,29 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of inline pric
     for (const reading of readings) expect(reading!.confidence).toBeGreaterThan(0.5);
   });
 });
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a region that cuts the digits', () => {
+  it("reads '$3⁵⁰' when the region ends above the 3's foot (OCR's box of the price stops short)", async () => {
+    // Read before, the whole part was "" (a 3 without its foot) and the page kept OCR's "9.50".
+    const image = await condensedPrice('#c0306a', 10, [
+      ['$', 44, 80],
+      ['3', 96, 120, 2],
+      ['50', 44, 80, 4],
+    ]);
+    const [reading] = await engine.readPrices(image, [{ x: 8, y: 40, width: 200, height: 68 }]);
+    expect(reading).toMatchObject({ whole: '3', raised: '50' });
+  });
+});
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a raised sign that dips low', () => {
+  it('keeps a "$" that reaches into the lower part of the region out of the whole part', async () => {
+    // Read before, the whole part was "$3": the sign's foot lay in the region's low band.
+    const image = await condensedPrice('#d0021b', 10, [
+      ['$', 54, 88],
+      ['3', 96, 120, 2],
+      ['79', 44, 80, 4],
+    ]);
+    const [reading] = await engine.readPrices(image, [{ x: 6, y: 40, width: 200, height: 76 }]);
+    expect(reading).toMatchObject({ whole: '3', raised: '79' });
+  });
+});

@@ -21,7 +21,7 @@ export async function readPriceGlyphs(
   const picture = await decodedPicture(image);
   const page: PageReading = { worker, picture, rereads: MAX_REREADS };
   const out: Array<PriceGlyphs | undefined> = [];
-  for (const region of regions) out.push(await readOne(page, clamp(region, picture)));
+  for (const region of regions) out.push(await readOne(page, toGlyphsFoot(picture, clamp(region, picture))));
   return out;
 }
 
@@ -64,6 +64,7 @@ async function readOne(page: PageReading, region: ImageRegion): Promise<PriceGly
     whole: whole.text,
     raised: raised.text,
     right: region.x + inkEnd,
+    bottom: region.y + region.height,
     confidence: Math.min(whole.confidence, raised.confidence),
   };
 }
@@ -129,6 +130,34 @@ async function readRaised(
   return /^\d\d$/.test(again.text) ? again : reading;
 }
 
+/** How far below a region its digits may reach, as a share of its height. */
+const MAX_FOOT = 0.5;
+
+/**
+ * The region taken down to the foot of the digits it cuts. A region comes from whole-page OCR's
+ * box, which may end above the baseline of a big digit ("$3⁵⁰": the foot of the 3 cut off), and a
+ * digit without its foot reads as nothing, the price as OCR's misreading ("9.50"). A shape that
+ * starts in the region's upper part, crosses its last row and ends within MAX_FOOT of its height
+ * below is such a digit; a tile's frame (wider than the region is tall) or a picture (reaching
+ * further down) is not followed.
+ */
+function toGlyphsFoot(picture: Image, region: ImageRegion): ImageRegion {
+  const below = Math.min(Math.round(region.height * MAX_FOOT), picture.height - region.y - region.height);
+  if (region.width < 4 || region.height < 8 || below < 1) return region;
+  const { width, height } = region;
+  const band = { ...region, height: height + below };
+  const cut = lowGlyphSpans(inkOf(picture, band), width, band.height, height - 1).filter(
+    (shape) =>
+      shape.top < height * 0.6 &&
+      shape.bottom >= height &&
+      shape.bottom < band.height - 1 &&
+      shape.right - shape.left < height,
+  );
+  if (cut.length === 0) return region;
+  const foot = Math.max(...cut.map((shape) => shape.bottom));
+  return { ...region, height: Math.min(band.height, foot + 3) };
+}
+
 /** The region cut to the rows that hold ink, with a margin of a sixth of their height. */
 function inkRows(picture: Image, region: ImageRegion): ImageRegion {
   const { width, height } = region;
@@ -173,7 +202,16 @@ function inkProfile(
     return false;
   });
   const low = new Array<boolean>(width).fill(false);
-  const spans = lowGlyphSpans(ink, width, height, Math.floor(height * LOW_BAND));
+  const reaching = lowGlyphSpans(ink, width, height, Math.floor(height * LOW_BAND));
+  // A raised sign ("$³⁷⁹") dips into the low band of a deep region: the digits stand on the
+  // baseline, where most tall shapes end ("/" and "$" of "4/$16" reach below it). A shape the
+  // region's edge cuts (a frame's side) stands on none.
+  const standing = reaching
+    .filter((g) => g.bottom - g.top + 1 >= height * 0.4 && g.bottom < height - 1)
+    .map((g) => g.bottom)
+    .sort((a, b) => a - b);
+  const baseline = standing[Math.floor(standing.length / 2)] ?? -1;
+  const spans = reaching.filter((g) => g.bottom >= baseline - height * 0.1);
   for (const glyph of spans) for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
   const tallStart = low.indexOf(true);
   if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1, tallGlyphs: [] };

@@ -205,6 +205,23 @@ describe('big prices read again', () => {
     expect(out.map((w) => w.text)).toEqual(['Tomate', 'Italiano', '7.99']);
   });
 
+  it('swallows the second box of a price read down to its foot, below the first box', async () => {
+    // "$3⁷⁹" on a generated Canadian page: OCR boxed "py" over the sign and the top of the "3", and
+    // "3.79" lower down. Read from "py" to the digits' foot, the price is whole; left beside it,
+    // the lower box was a second 3.79 and the tile lost its offer.
+    const engine = priceReader((region) =>
+      region.x === 38 ? { whole: '3', raised: '79', right: 150, bottom: 553, confidence: 0.9 } : undefined,
+    );
+    const words = [
+      word('Fresh', 44, 406, 67, 25),
+      word('Strawberries', 123, 404, 165, 31),
+      { ...word('py', 38, 442, 44, 77), confidence: 0.26 },
+      word('3.79', 69, 479, 87, 71),
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Fresh', 'Strawberries', '3.79']);
+  });
+
   it('takes a display multi-buy the digit reader finds with its dollar sign ("2/81" + "3" is "2/$13")', async () => {
     const engine = priceReader((region) =>
       region.x === 445 ? { whole: '2/$13', raised: '', right: 604, confidence: 0.9 } : undefined,

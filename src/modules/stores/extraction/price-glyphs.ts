@@ -191,13 +191,15 @@ export function applyReadings(
       confidence: reading.confidence,
     });
     const from = region.x < word.x ? region.x : word.x + word.width * 0.5;
+    // The reader may have read below the region, down to the digits' foot.
+    const bottom = Math.max(region.y + region.height, reading.bottom ?? 0);
     words.forEach((other, j) => {
       if (j === index || replaced.has(j)) return;
       const centre = other.x + other.width / 2;
       const inside =
         ((centre > from && centre <= reading.right + 2) || isOtherReading(other, left, reading.right)) &&
         other.y >= region.y - 2 &&
-        other.y + other.height <= region.y + region.height + 2;
+        other.y + other.height <= bottom + 2;
       if (inside && !/^([$€£]|R\$)$/u.test(other.text.trim())) swallowed.add(j);
     });
   });
