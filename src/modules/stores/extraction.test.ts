@@ -169,6 +169,9 @@ describe('price and unit recognition', () => {
     ['Coxa C/SOBRECOXA', undefined],
     ['Yogurt magro 8 x 125 g', '8 x 125 g'],
     ['Tonno 6x70 g', '6x70 g'],
+    ['Russet Potatoes 10 lb bag', '10 lb bag'],
+    ['Clementines 2 lb box', '2 lb box'],
+    ['Bag of 5 Avocados', undefined],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });
@@ -1021,6 +1024,7 @@ describe('layout parser', () => {
     ['Passata extrafine', '2 x 350 g', '1,27 €/kg', 0.89, '2 x 350 g'],
     ['Latte intero', '500 ml', '€ 1,98 al litro', 0.99, '500 ml'],
     ['Panna da cucina', '20 cl', '€ 4,95 al l', 0.99, '20 cl'],
+    ['Baby carrots', '907 g bag', '$2.19 per kg', 1.99, '907 g bag'],
     // Above a kilo the per-kilo price, rounded from the pack's, gives the pack's only to within cents.
     ['Patate', '2,5 kg', '€ 0,80 al kg', 0.8, 'per kg'],
     // A pack size in another measure than the rate's says nothing of the pack's price.

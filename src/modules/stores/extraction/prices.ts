@@ -175,13 +175,15 @@ const FRAME_WORDS =
 const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
+/** What a North American pack size names after it ("10 lb bag", "2 lb box"): part of the pack, not of the name. */
+const CONTAINER = String.raw`(?:\s+(?:bags?|box|boxes|pack|pkg|tray|tub|jar|bottle|can|sack|net|clamshell)${END})?`;
 /**
- * "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "8 x 125 g", "3 Stück", "1 Sack (10Kg)", "each",
+ * "per kg", "/kg", "je 100 g", "pro Stück", "1 l", "500g", "8 x 125 g", "10 lb bag", "3 Stück", "1 Sack (10Kg)", "each",
  * "cada 100g", "Unidade"; a pack's count after "c/" (com, con: with), "c/30", "C/12 un", and
  * Spanish "c/u" (cada uno, each).
  */
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
+  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
   'iu',
 );
 
@@ -203,7 +205,7 @@ function normaliseUnit(raw: string): string {
 }
 
 const PACK_SIZE_RE =
-  /^(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(kg|kilos?|g|gr|l|lt|litros?|lit[er]{2}|ml|cl)$/iu;
+  /^(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(kg|kilos?|g|gr|l|lt|litros?|lit[er]{2}|ml|cl)(?:\s+\p{L}+)?$/iu;
 const PER_BASE_RE = /^per (kg|kilo|l|lt|litro|liter|litre)$/iu;
 
 /**

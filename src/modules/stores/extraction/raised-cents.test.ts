@@ -109,6 +109,15 @@ describe('OCR word repairs', () => {
     ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
   });
 
+  it("drops a stray mark OCR glued to a word's end, not a short word's or a mark inside", () => {
+    const fixed = fixOcrWords(
+      ['Strawberries§', 'Yogurt|', 'Salmon©', 'ee§', 'Kraft®', 'Ba§con'].map((t, i) =>
+        word(t, 0, i * 20, 60, 12),
+      ),
+    );
+    expect(texts(fixed)).toEqual(['Strawberries', 'Yogurt', 'Salmon', 'ee§', 'Kraft®', 'Ba§con']);
+  });
+
   it('reads a Latin "6" or "©" glued to a price in Persian or Arabic digits as the euro sign', () => {
     const fixed = fixOcrWords([
       word('6۲۲,۲۹', 0, 0, 60, 12),

@@ -130,7 +130,9 @@ function findSignIndex(
  *   (those are small print: "store at 4°"); a lone digit ("1°") is more often "$1⁹⁵" garbled;
  * - a display-size "RS" or "R5" alone: the real's sign, "R$";
  * - the euro sign beside a price in Persian or Arabic digits, which those models read as a Latin
- *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets.
+ *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets;
+ * - a stray mark glued to a word's end ("Strawberries§"): no word a flyer prints ends so, and
+ *   kept, it made the name look like noise.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
   const body = bodyTextHeight(items);
@@ -141,6 +143,7 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
     if (body !== undefined && item.height >= 2 * body)
       fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢').replace(REAL_SIGN_MISREAD, 'R$');
     fixed = fixed
+      .replace(/^(\p{L}{4,})[§©“”‘|¦]$/u, '$1')
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€');
     return fixed === item.text ? item : { ...item, text: fixed };
