@@ -287,3 +287,44 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a raised si
     expect(reading).toMatchObject({ whole: '3', raised: '79' });
   });
 });
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices beside a tile frame', () => {
+  it("leaves out a frame's side that runs through the region's whole height", async () => {
+    // Read before, the side was the "1" of "12.99" (a generated Canadian page's "$2⁹⁹").
+    const price = await loadImage(
+      await condensedPrice('#d0021b', 24, [
+        ['2', 96, 120],
+        ['99', 44, 80, 4],
+      ]),
+    );
+    const { canvas, g } = whiteCanvas(300, 160);
+    g.drawImage(price, 0, 0);
+    g.fillStyle = '#d0021b';
+    g.fillRect(6, 0, 3, 160); // the tile's left side
+    const [reading] = await engine.readPrices(canvas.toBuffer('image/png'), [
+      { x: 5, y: 36, width: 200, height: 100 },
+    ]);
+    expect(reading).toMatchObject({ whole: '2', raised: '99' });
+  });
+});
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices under a line of text', () => {
+  it('reads the whole part without the descenders of the line above it', async () => {
+    // Read before, the foot of "5 g" over the "2" of "$2⁹⁹" made it a "5".
+    const price = await loadImage(
+      await condensedPrice('#d0021b', 24, [
+        ['2', 96, 130],
+        ['99', 44, 90, 4],
+      ]),
+    );
+    const { canvas, g } = whiteCanvas(300, 160);
+    g.drawImage(price, 0, 0);
+    g.fillStyle = '#444';
+    g.font = '30px CondensedFace';
+    g.fillText('675 g', 4, 44);
+    const [reading] = await engine.readPrices(canvas.toBuffer('image/png'), [
+      { x: 20, y: 38, width: 200, height: 104 },
+    ]);
+    expect(reading).toMatchObject({ whole: '2', raised: '99' });
+  });
+});

@@ -69,10 +69,11 @@ async function readOne(page: PageReading, region: ImageRegion): Promise<PriceGly
   };
 }
 
-/** A glyph's first and last columns, in picture pixels. */
+/** A glyph's first and last columns and its top row, in picture pixels. */
 interface GlyphColumns {
   left: number;
   right: number;
+  top: number;
 }
 
 /**
@@ -86,17 +87,25 @@ async function readWhole(
   glyphs: readonly GlyphColumns[],
 ): Promise<{ text: string; confidence: number }> {
   const { worker, picture } = page;
-  const reading = await readDigits(worker, picture, region);
+  // Ink above the digits' tops (the descenders of the line above: "675 g") is no part of them.
+  const top = Math.min(...glyphs.map((g) => g.top)) - Math.round(region.height * 0.05);
+  const from = glyphs.length > 0 ? Math.max(region.y, top) : region.y;
+  const reading = await readDigits(worker, picture, region, from);
   const digits = (text: string) => (text.match(/\d/g) ?? []).length;
   if (glyphs.length < 2 || digits(reading.text) >= glyphs.length || page.rereads <= 0) return reading;
   page.rereads -= 1;
-  const apart = drawnApart(picture, region, glyphs);
+  const apart = drawnApart(picture, region, glyphs, from);
   const again = await readDigits(worker, apart, { x: 0, y: 0, width: apart.width, height: apart.height });
   return digits(again.text) === glyphs.length ? again : reading;
 }
 
 /** The glyphs side by side with a gap of a third of their height between them. */
-function drawnApart(picture: Image, region: ImageRegion, glyphs: readonly GlyphColumns[]): Canvas {
+function drawnApart(
+  picture: Image,
+  region: ImageRegion,
+  glyphs: readonly GlyphColumns[],
+  from: number,
+): Canvas {
   const gap = Math.round(region.height / 3);
   const width = glyphs.reduce((sum, g) => sum + g.right - g.left + 1, 0) + gap * (glyphs.length - 1);
   const canvas = createCanvas(width, region.height);
@@ -106,7 +115,8 @@ function drawnApart(picture: Image, region: ImageRegion, glyphs: readonly GlyphC
   let x = 0;
   for (const glyph of glyphs) {
     const w = glyph.right - glyph.left + 1;
-    g.drawImage(picture, glyph.left, region.y, w, region.height, x, 0, w, region.height);
+    const rows = region.y + region.height - from;
+    g.drawImage(picture, glyph.left, from, w, rows, x, from - region.y, w, rows);
     x += w + gap;
   }
   return canvas;
@@ -211,7 +221,10 @@ function inkProfile(
     .map((g) => g.bottom)
     .sort((a, b) => a - b);
   const baseline = standing[Math.floor(standing.length / 2)] ?? -1;
-  const spans = reaching.filter((g) => g.bottom >= baseline - height * 0.1);
+  // A shape through the region's whole height is a tile's frame, not a digit ("12.99" for "$2⁹⁹").
+  const spans = reaching.filter(
+    (g) => g.bottom >= baseline - height * 0.1 && !(g.top === 0 && g.bottom === height - 1),
+  );
   for (const glyph of spans) for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
   const tallStart = low.indexOf(true);
   if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1, tallGlyphs: [] };
@@ -223,7 +236,7 @@ function inkProfile(
   // Digits, not a comma or a speck: shapes at least two fifths of the region's height.
   const tallGlyphs = spans
     .filter((g) => g.left >= tallStart && g.right <= tallEnd && g.bottom - g.top + 1 >= height * 0.4)
-    .map((g) => ({ left: region.x + g.left, right: region.x + g.right }))
+    .map((g) => ({ left: region.x + g.left, right: region.x + g.right, top: region.y + g.top }))
     .sort((a, b) => a.left - b.left);
   return { tallStart, tallEnd, inkEnd, tallGlyphs };
 }
@@ -265,10 +278,12 @@ function lowGlyphSpans(
   return spans;
 }
 
+/** `from`: the row (picture pixels) above which the region is read as blank. */
 async function readDigits(
   worker: Worker,
   picture: Image | Canvas,
   region: ImageRegion,
+  from = region.y,
 ): Promise<{ text: string; confidence: number }> {
   const scale = GLYPH_HEIGHT / region.height;
   const pad = 12;
@@ -290,6 +305,7 @@ async function readDigits(
     region.width * scale,
     GLYPH_HEIGHT,
   );
+  if (from > region.y) g.fillRect(0, 0, canvas.width, pad + (from - region.y) * scale);
   const result = await worker.recognize(canvas.toBuffer('image/png'), {}, { blocks: true, text: true });
   return { text: result.data.text.replace(/\s+/g, ''), confidence: glyphsConfidence(result.data) };
 }
