@@ -642,6 +642,25 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('reads an OCR line of pieces and their total, its currency sign lost, as a multi-buy ("18 عدد 3")', () => {
+    // A generated Persian page's "۳ عدد ۱۸ €": OCR read no "€", and the line went unread.
+    const offers = parseLayout([
+      ocrAt('پسته', 156, 449, 35, 13),
+      ocrAt('گرم', 157, 463, 16, 18),
+      ocrAt('500', 177, 468, 12, 8),
+      ocrAt('38', 78, 532, 33, 20),
+      ocrAt('عدد', 120, 536, 45, 15),
+      ocrAt('3', 175, 531, 15, 20),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.unit])).toEqual([['پسته', 12.67, 'each']]);
+    // From a text layer, in the order read, such a line is no price without its currency.
+    expect(findPrices('3 عدد 18')).toEqual([]);
+    expect(findPrices('18 عدد 3', true).map((p) => [p.value, p.multiBuy])).toEqual([[6, 3]]);
+    expect(findPrices('120.00 عدد 6', true).map((p) => p.value)).toEqual([20]);
+    expect(findPrices('466 عدد 2', true)).toEqual([]);
+    expect(findPrices('6 عدد 120', true)).toEqual([]);
+  });
+
   it('gives each right-to-left tile of a row its own price (name at the right edge, price at the left)', () => {
     // OCR of two Arabic tiles side by side: each price line reads "<currency> <amount>" left to
     // right on the page, the right tile's currency word close to the left tile's amount.

@@ -934,7 +934,8 @@ function cellText(items: LayoutItem[]): string {
 function makeCell(items: LayoutItem[]): Cell {
   const text = cellText(rightToLeftWords(items) ? [...items].reverse() : items);
   const confidences = items.map((i) => i.confidence ?? 1);
-  const prices = findPrices(text);
+  const printed = items.every((i) => i.confidence === undefined);
+  const prices = findPrices(text, !printed);
   return {
     text,
     x: Math.min(...items.map((i) => i.x)),
@@ -944,7 +945,7 @@ function makeCell(items: LayoutItem[]): Cell {
     height: Math.max(...items.map((i) => i.height)),
     digitHeight: Math.max(0, ...items.filter((i) => /\d/u.test(i.text)).map((i) => i.height)),
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
-    printed: items.every((i) => i.confidence === undefined),
+    printed,
     prices,
     name: trailsItsPrice(items, text, prices) || unsureShortWordOnly(items) ? '' : residualName(text),
     unitOnly: isOnlyUnit(text),

@@ -48,6 +48,16 @@ const PIECES_FOR_AS_PRINTED_RE = new RegExp(
   String.raw`(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*${PIECES}\s*(\d{1,2})(?![\d.,])`,
   'g',
 );
+/**
+ * An OCR line that is only a count of pieces and their total, as printed right to left ("18 عدد 3":
+ * 3 pieces, 18): a multi-buy whose currency sign OCR lost (display type; "€" read as nothing).
+ * A whole total of three digits or more is left unread: the sign read as digits and glued to the
+ * total ("€ ۶" as "466") made it 233.00 for 3.00.
+ */
+const PIECES_LINE_AS_PRINTED_RE = new RegExp(
+  String.raw`^\s*(\d{1,2}(?:[.,]\d{2})?|\d{3,4}[.,]\d{2})\s*${PIECES}\s*([2-9]|1[0-2])\s*$`,
+  'u',
+);
 /** German "für", and OCR's readings of its ü in a display face: "fiir", "fur". */
 const GERMAN_FOR = String.raw`f(?:ü|ii|u)r`;
 const MULTI_BUY_RE = new RegExp(
@@ -114,11 +124,21 @@ export function blankReferencePrices(text: string): string {
   return text.replace(REFERENCE_PRICE_RE, (match) => ' '.repeat(match.length));
 }
 
-/** Every price in the text, left to right, with was/now markers from the words before it. */
-export function findPrices(text: string): PriceToken[] {
+/**
+ * Every price in the text, left to right, with was/now markers from the words before it.
+ * `ocrLine`: the text is one line OCR read, its words in their places on the page.
+ */
+export function findPrices(text: string, ocrLine = false): PriceToken[] {
   const clean = blankReferencePrices(blankDates(text));
   const tokens: PriceToken[] = [];
   const taken: Array<[number, number]> = [];
+  const pieces = ocrLine ? PIECES_LINE_AS_PRINTED_RE.exec(clean) : null;
+  if (pieces) {
+    const count = Number(pieces[2]);
+    const total = amountOf(pieces[1]!);
+    if (total > 0)
+      return [{ value: round2(total / count), start: 0, end: clean.length, marked: 'new', multiBuy: count }];
+  }
   for (const match of clean.matchAll(MULTI_BUY_RE)) {
     const count = Number(match[1]);
     const total = amountOf(match[3] ?? '');
@@ -189,6 +209,8 @@ const UNIT_RE = new RegExp(
 
 /** The unit or pack size printed with an offer, as written (trimmed), or undefined. */
 export function findUnit(text: string): string | undefined {
+  // "18 عدد 3": pieces sold together, each at its share of the total.
+  if (PIECES_LINE_AS_PRINTED_RE.test(text)) return 'each';
   const match = UNIT_RE.exec(blankPrices(text));
   if (!match) return undefined;
   return normaliseUnit(match[0]);
