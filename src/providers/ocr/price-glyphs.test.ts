@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Worker } from 'tesseract.js';
 import { MAX_REREADS, readPriceGlyphs } from './price-glyphs.ts';
@@ -149,6 +149,15 @@ async function condensedPrice(
   return page.toBuffer('image/png');
 }
 
+/** A price drawn by condensedPrice with more drawn over it (a frame, a line of text). */
+async function drawnOver(price: Buffer, draw: (g: SKRSContext2D) => void): Promise<Buffer> {
+  const picture = await loadImage(price);
+  const { canvas, g } = whiteCanvas(picture.width, picture.height);
+  g.drawImage(picture, 0, 0);
+  draw(g);
+  return canvas.toBuffer('image/png');
+}
+
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of small raised cents', () => {
   it('reads "99" that the first reading, in the raised part\'s empty height, takes for "929"', async () => {
     // "$3⁹⁹" as the flyer generator draws it: at this offset the whole raised part read "929", and
@@ -291,19 +300,15 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of a raised si
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices beside a tile frame', () => {
   it("leaves out a frame's side that runs through the region's whole height", async () => {
     // Read before, the side was the "1" of "12.99" (a generated Canadian page's "$2⁹⁹").
-    const price = await loadImage(
-      await condensedPrice('#d0021b', 24, [
-        ['2', 96, 120],
-        ['99', 44, 80, 4],
-      ]),
-    );
-    const { canvas, g } = whiteCanvas(300, 160);
-    g.drawImage(price, 0, 0);
-    g.fillStyle = '#d0021b';
-    g.fillRect(6, 0, 3, 160); // the tile's left side
-    const [reading] = await engine.readPrices(canvas.toBuffer('image/png'), [
-      { x: 5, y: 36, width: 200, height: 100 },
+    const price = await condensedPrice('#d0021b', 24, [
+      ['2', 96, 120],
+      ['99', 44, 80, 4],
     ]);
+    const image = await drawnOver(price, (g) => {
+      g.fillStyle = '#d0021b';
+      g.fillRect(6, 0, 3, 160); // the tile's left side
+    });
+    const [reading] = await engine.readPrices(image, [{ x: 5, y: 36, width: 200, height: 100 }]);
     expect(reading).toMatchObject({ whole: '2', raised: '99' });
   });
 });
@@ -311,20 +316,16 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices beside a tile 
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices under a line of text', () => {
   it('reads the whole part without the descenders of the line above it', async () => {
     // Read before, the foot of "5 g" over the "2" of "$2⁹⁹" made it a "5".
-    const price = await loadImage(
-      await condensedPrice('#d0021b', 24, [
-        ['2', 96, 130],
-        ['99', 44, 90, 4],
-      ]),
-    );
-    const { canvas, g } = whiteCanvas(300, 160);
-    g.drawImage(price, 0, 0);
-    g.fillStyle = '#444';
-    g.font = '30px CondensedFace';
-    g.fillText('675 g', 4, 44);
-    const [reading] = await engine.readPrices(canvas.toBuffer('image/png'), [
-      { x: 20, y: 38, width: 200, height: 104 },
+    const price = await condensedPrice('#d0021b', 24, [
+      ['2', 96, 130],
+      ['99', 44, 90, 4],
     ]);
+    const image = await drawnOver(price, (g) => {
+      g.fillStyle = '#444';
+      g.font = '30px CondensedFace';
+      g.fillText('675 g', 4, 44);
+    });
+    const [reading] = await engine.readPrices(image, [{ x: 20, y: 38, width: 200, height: 104 }]);
     expect(reading).toMatchObject({ whole: '2', raised: '99' });
   });
 });
