@@ -10,6 +10,11 @@ describe('the food vocabulary', () => {
     expect(foodWords('es').every((w) => w === w.toLowerCase() && /^\p{L}{3,}$/u.test(w))).toBe(true);
   });
 
+  it("holds the English names of the reference and their aliases' words", () => {
+    const english = new Set(foodWords('en'));
+    for (const word of ['greek', 'yogurt', 'strawberries', 'chicken']) expect(english).toContain(word);
+  });
+
   it('holds Arabic and Persian names each in its own letter forms', () => {
     const arabic = new Set(foodWords('ar'));
     const persian = new Set(foodWords('fa'));

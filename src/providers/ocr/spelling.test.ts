@@ -83,7 +83,7 @@ describe('OCR words checked against the page language', () => {
   });
 
   it("spells a food as the food vocabulary does where the dictionary also holds another word's form", async () => {
-    // "abobora" and "perola" are verb forms in the Portuguese dictionary, "maca" a stretcher.
+    // "abobora" is a verb form in the Portuguese dictionary, "maca" a stretcher.
     const foods = new PreferredSpellings(['abóbora', 'maçã', 'batata', 'pêssego', 'pessego']);
     const read = async (texts: string[], language: 'pt' | 'fr' = 'pt', preferred = foods) =>
       (
@@ -93,19 +93,31 @@ describe('OCR words checked against the page language', () => {
           preferred,
         )
       ).map((w) => [w.text, w.confidence]);
-    expect(await read(['ABOBORA', 'Maca', 'Batata', 'PESSEGO', 'Perola'])).toEqual([
+    expect(await read(['ABOBORA', 'Maca', 'Batata', 'PESSEGO'])).toEqual([
       ['ABÓBORA', 0.85],
       ['Maçã', 0.85],
       ['Batata', 0.85],
       ['PÊSSEGO', 0.85], // two spellings of one food settle nothing: the dictionary's accent stands
-      ['Perola', 0.85], // no food: the dictionary's verb form stands
     ]);
     // Nor over a word the dictionary lists as it was read: French "mais" (but) beside "maïs".
     expect(await read(['mais', 'MAIS'], 'fr', new PreferredSpellings(['maïs']))).toEqual([
       ['mais', 0.85],
       ['MAIS', 0.85],
     ]);
-    expect(await corrected(['ABOBORA'])).toEqual(['ABOBORA']);
+  });
+
+  it('reads a noun stressed before its last syllable, printed without its accent, as the noun', async () => {
+    // "perola", "figado" are verb forms the dictionaries also hold (of "perolar", "figar").
+    expect(await corrected(['Abacaxi', 'PEROLA', 'Figado', 'LIQUIDO'])).toEqual([
+      'Abacaxi',
+      'PÉROLA',
+      'Fígado',
+      'LÍQUIDO',
+    ]);
+    expect(await corrected(['CASCARA', 'Esparrago'], 'es')).toEqual(['CÁSCARA', 'Espárrago']);
+    // A stem stressed on its last syllable is not taken ("batatá", "mangá"), nor in French.
+    expect(await corrected(['Batata', 'MANGA', 'Pague'])).toEqual(['Batata', 'MANGA', 'Pague']);
+    expect(await corrected(['media'], 'fr')).toEqual(['media']);
   });
 
   it('mends an unsure word a letter away from the one word the dictionary holds', async () => {
@@ -127,6 +139,49 @@ describe('OCR words checked against the page language', () => {
     expect(await read(['Aimpim'])).toEqual([['Aipim', 0.7]]);
     // Without a food among them nothing is settled.
     expect(await read(['Aimpim'], new PreferredSpellings(['cenoura']))).toEqual([['Aimpim', 0.2]]);
+    // Nor in English, where US flyers print Spanish names a letter from several words, one a food.
+    const english = async (text: string) =>
+      (await spelling.correct([word(text, 0.5)], 'en', new PreferredSpellings(['cane', 'cream']))).map(
+        (w) => w.text,
+      );
+    expect([...(await english('Carne')), ...(await english('Crema'))]).toEqual(['Carne', 'Crema']);
+  });
+
+  it('mends a long unsure word two letters from one food, when the dictionary holds nothing nearer', async () => {
+    const foods = new PreferredSpellings(['espaguete', 'macarrão', 'feijão']);
+    const read = async (texts: string[], preferred = foods) =>
+      (
+        await spelling.correct(
+          texts.map((t) => word(t, 0.5)),
+          'pt',
+          preferred,
+        )
+      ).map((w) => [w.text, w.confidence]);
+    expect(await read(['Espaguetll', 'ESPAGUETII'])).toEqual([
+      ['Espaguete', 0.7],
+      ['ESPAGUETE', 0.7],
+    ]);
+    // Two foods as near, a shorter word, or no such food: left as read.
+    const twins = new PreferredSpellings(['espaguete', 'espaguetti']);
+    expect(await read(['Espaguetll'], twins)).toEqual([['Espaguetll', 0.5]]);
+    expect(await read(['Feijzoo'], new PreferredSpellings(['feijão']))).toEqual([['Feijzoo', 0.5]]);
+    expect(await read(['Espaguetll'], new PreferredSpellings(['cenoura']))).toEqual([['Espaguetll', 0.5]]);
+  });
+
+  it('mends a long word OCR was sure of only into the one food a letter away', async () => {
+    const foods = new PreferredSpellings(['strawberries', 'chicken']);
+    const read = async (texts: string[], language: 'en' | 'pt' = 'en', preferred = foods) =>
+      (
+        await spelling.correct(
+          texts.map((t) => word(t, 0.9)),
+          language,
+          preferred,
+        )
+      ).map((w) => w.text);
+    expect(await read(['Strawbefries', 'Chlcken'])).toEqual(['Strawberries', 'Chlcken']);
+    // A brand a letter from a word that is no food stays: "Tarantella" (sauce), "tarantela" (dance).
+    expect(await read(['Tarantella'], 'pt', new PreferredSpellings(['tomate']))).toEqual(['Tarantella']);
+    expect(await read(['Strawbefries'], 'en', new PreferredSpellings(['chicken']))).toEqual(['Strawbefries']);
   });
 
   it('splits a unit glued to a word, each over its share of the box', async () => {

@@ -63,8 +63,16 @@ export class SpellingCorrector {
     foods?: ArabicScriptFoods,
   ): Promise<OcrWord[]> {
     const dictionary = await this.#dictionary(language);
-    const budget = { searches: MAX_SEARCHES_PER_PAGE };
-    return words.flatMap((word) => correctWord(word, dictionary, budget, preferred, foods));
+    const page: PageSpelling = {
+      dictionary,
+      budget: { searches: MAX_SEARCHES_PER_PAGE },
+      preferred,
+      foods,
+      stressMarked: STRESS_MARKED.has(language),
+      // US flyers print Spanish names a letter from several English words, one a food ("Carne").
+      foodAmongSeveral: language !== 'en',
+    };
+    return words.flatMap((word) => correctWord(word, page));
   }
 
   #dictionary(language: SpellingLanguage): Promise<HunspellDictionary> {
@@ -104,6 +112,43 @@ export class PreferredSpellings {
   spelling(folded: string): string | undefined {
     return this.#byFolded.get(folded) ?? undefined;
   }
+
+  /** The one preferred word nearest `folded`, if no more than `edits` letters away and alone there. */
+  onlyWithin(folded: string, edits: number): string | undefined {
+    let best = Infinity;
+    let found: string | undefined;
+    for (const [other, word] of this.#byFolded) {
+      if (word === null || Math.abs(other.length - folded.length) > edits) continue;
+      const distance = editDistance(folded, other, Math.min(best, edits) + 1);
+      if (distance > edits || distance > best) continue;
+      // A second word as near settles nothing, unless a nearer one turns up.
+      found = distance < best ? word : undefined;
+      best = distance;
+    }
+    return found;
+  }
+}
+
+/**
+ * Letters deleted, inserted, replaced or swapped with a neighbour between `a` and `b` (optimal
+ * string alignment); `limit` once it cannot be less.
+ */
+function editDistance(a: string, b: string, limit: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let before = previous;
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const replaced = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      let cost = Math.min(previous[j]! + 1, row[j - 1]! + 1, replaced);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        cost = Math.min(cost, before[j - 2]! + 1);
+      row.push(cost);
+    }
+    if (Math.min(...row) >= limit) return limit;
+    [before, previous] = [previous, row];
+  }
+  return Math.min(previous[b.length]!, limit);
 }
 
 const NO_PREFERENCES = new PreferredSpellings([]);
@@ -147,13 +192,31 @@ function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: { s
 const MAX_SEARCHES_PER_PAGE = 300;
 const MAX_WORD_LETTERS = 24;
 
-function correctWord(
-  word: OcrWord,
-  dictionary: HunspellDictionary,
-  budget: { searches: number },
-  preferred: PreferredSpellings,
-  foods?: ArabicScriptFoods,
-): OcrWord[] {
+/** What one page's words are checked against. */
+interface PageSpelling {
+  dictionary: HunspellDictionary;
+  budget: { searches: number };
+  preferred: PreferredSpellings;
+  foods: ArabicScriptFoods | undefined;
+  /** Whether the language marks a stress before the last syllable (Portuguese, Spanish). */
+  stressMarked: boolean;
+  /** Whether a food may be taken among several words a letter away. */
+  foodAmongSeveral: boolean;
+}
+
+/**
+ * Portuguese and Spanish write the stress of every word stressed before its last two syllables
+ * ("pérola", "fígado", "cáscara"), so such a noun printed in capitals without its accent reads as
+ * the verb form the dictionary also holds ("perola": pearls, of "perolar").
+ */
+const STRESS_MARKED = new Set<SpellingLanguage>(['pt', 'es']);
+/** A word OCR was sure of is mended only when this long, and only into a food. */
+const SURE_MENDED_LETTERS = 8;
+/** An unsure word this long may become the one food two letters away ("Espaguetll"). */
+const TWO_LETTERS_MENDED = 8;
+
+function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
+  const { dictionary, budget, preferred, foods } = page;
   const parts = /^([^\p{L}\d]*)(\p{Script=Latin}+|[\p{Script=Arabic}\u200c]+)([^\p{L}\d]*)$/u.exec(word.text);
   if (word.settled || !parts) return [word];
   const [, before, read, after] = parts as unknown as [string, string, string, string];
@@ -168,6 +231,9 @@ function correctWord(
   // ("mais", but, beside "maïs", maize).
   const food = asRead?.stem || folded.length < MIN_CONFIRMED_LETTERS ? undefined : preferred.spelling(folded);
   if (food) return [confirmed({ ...word, text: before + inCaseOf(core, food) + after }, folded, SPELT)];
+  const stressed = asRead && page.stressMarked ? stressedNoun(asRead, same) : undefined;
+  if (stressed)
+    return [confirmed({ ...word, text: before + inCaseOf(core, stressed) + after }, folded, SPELT)];
   if (asRead) return [confirmed(word, folded, SPELT)];
   const accented = only(same);
   if (accented)
@@ -181,17 +247,52 @@ function correctWord(
       (foods && spelledAsFood(word, foods)) ||
         nearestPersian(word, before, after, folded, dictionary, budget),
     ];
-  if (folded.length < MIN_CORRECTED_LETTERS || word.confidence >= UNSURE) return [word];
+  const sure = word.confidence >= UNSURE;
+  if (folded.length < MIN_CORRECTED_LETTERS || (sure && folded.length < SURE_MENDED_LETTERS)) return [word];
   const glued = GLUED_UNIT.exec(core);
-  if (glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
+  if (!sure && glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
     return splitWord(word, before, glued);
   if (budget.searches <= 0) return [word];
   budget.searches -= 1;
   const candidates = oneLetterAway(folded, dictionary);
-  const near = only(candidates) ?? onlyFood(candidates, preferred);
+  const near = sure ? onlyFoodAlone(candidates, preferred) : mended(folded, candidates, page);
   return near
     ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]
     : [word];
+}
+
+/**
+ * The word an unsure one was misread from: the one word the dictionary holds a letter away, or the
+ * one food among several; with none a letter away, a long word's one food two letters away.
+ */
+function mended(folded: string, candidates: readonly DictionaryWord[], page: PageSpelling) {
+  const near = only(candidates) ?? (page.foodAmongSeveral ? onlyFood(candidates, page.preferred) : undefined);
+  if (near || candidates.length > 0 || folded.length < TWO_LETTERS_MENDED) return near;
+  return page.preferred.onlyWithin(folded, 2);
+}
+
+/**
+ * A word OCR was sure of is a brand as often as a typo ("Tarantella" beside "tarantela"): it is
+ * mended only when the one word a letter away is a food ("Strawbefries").
+ */
+function onlyFoodAlone(candidates: readonly DictionaryWord[], preferred: PreferredSpellings) {
+  return candidates.length === 1 ? preferred.spelling(fold(candidates[0]!.word)) : undefined;
+}
+
+/**
+ * The noun a stress-marked language's dictionary holds beside a verb form read without accents:
+ * the one stem differing from it by an acute or circumflex before its last two letters ("pérola"
+ * for "perola"). One on the last syllable is left: "batatá", "mangá" are not what a flyer sells.
+ */
+function stressedNoun(asRead: DictionaryWord, same: readonly DictionaryWord[]): string | undefined {
+  if (asRead.stem) return undefined;
+  const stems = same.filter((w) => w.stem && w.word !== asRead.word);
+  if (stems.length !== 1 || stems[0]!.word.length !== asRead.word.length) return undefined;
+  const stem = stems[0]!.word;
+  const differing = [...stem].flatMap((letter, i) => (letter === asRead.word[i] ? [] : [i]));
+  if (differing.length !== 1) return undefined;
+  const at = differing[0]!;
+  return /[áéíóúâêô]/u.test(stem[at]!) && at < stem.length - 2 ? stem : undefined;
 }
 
 /**

@@ -217,9 +217,9 @@ export class TesseractEngine implements OcrEngine {
     await Promise.all([this.#latinWorker(), this.#digitsWorker(), this.#lines.load(), this.#prices.load()]);
   }
 
-  /** Foods' spellings in `language` (none in English: its flyers lose no accents to OCR). */
+  /** Foods' spellings in `language`. */
   #preferredIn(language: SpellingLanguage | 'de'): PreferredSpellings | undefined {
-    if (language === 'en' || language === 'fa' || !this.#options.preferredSpellings) return undefined;
+    if (language === 'fa' || !this.#options.preferredSpellings) return undefined;
     let preferred = this.#preferred.get(language);
     if (!preferred) {
       preferred = new PreferredSpellings(this.#options.preferredSpellings(language));
