@@ -188,6 +188,10 @@ describe('pageLanguage', () => {
     ['Tomates grappe le kg Prix sans carte 3,39 € Beurre doux au lait', 'fra'],
     ['Hähnchenbrust je kg statt 7,99 nur 5,99 Angebote gültig bis Samstag', 'deu'],
     ['Pechuga de pollo el kg Oferta hasta el sábado sin tarjeta', 'spa'],
+    // Words Spanish shares with Portuguese ("válidas", "pague") and one misread "da" are not Portuguese.
+    ['Ofertas validas del 12 al 18 de septiembre Naranjas de 2kg da Pechuga de pollo Jamon', 'spa'],
+    ['Lleve 3 pague 2 Ofertas válidas hasta el 30 de octubre', 'spa'],
+    ['Ofertas válidas de 12 a 18 de setembro Feijão Carioca', 'por'],
     ['Atlantic Salmon Fillet per lb was $9.99 save $2 each', undefined],
     ['12 34 $5', undefined],
   ])('%s → %s', (text, language) => {

@@ -374,11 +374,15 @@ function confidentLetterShare(words: readonly OcrWord[]): number {
 const LATIN_LANGUAGES = ['por', 'spa', 'fra', 'deu'] as const;
 type PageLanguage = (typeof LATIN_LANGUAGES)[number];
 
-/** Words that mark a flyer's language (grammar words, price and offer words), read without accents. */
+/**
+ * Words that mark a flyer's language (grammar words, price and offer words), read without accents.
+ * Portuguese and Spanish share many ("de", "ofertas", "válidas", "pague"): each lists them, so the
+ * words only one of them prints decide.
+ */
 const LANGUAGE_WORDS: Record<PageLanguage | 'eng', RegExp> = {
   eng: /^(?:the|and|of|for|with|each|per|lb|lbs|oz|was|save|price|prices|only|fresh|sale|off|buy|get)$/,
   por: /^(?:de|do|da|com|cada|unidade|leve|pague|por|r\$|rs|oferta|ofertas|validas|ate|sem|cartao|e|o|a|kg)$/,
-  spa: /^(?:de|del|el|la|los|las|con|por|oferta|ofertas|hasta|sin|tarjeta|unidad|precio|y|kg)$/,
+  spa: /^(?:de|del|al|el|la|los|las|con|cada|por|oferta|ofertas|validas|hasta|sin|tarjeta|unidad|precio|lleve|pague|ahorra|ahorro|y|kg)$/,
   fra: /^(?:le|la|les|au|aux|du|de|des|et|prix|sans|carte|offre|offres|lieu|economisez|kg)$/,
   deu: /^(?:und|je|mit|statt|nur|angebot|angebote|gultig|bis|vom|stuck|packung|ohne|kundenkarte|kg)$/,
 };
