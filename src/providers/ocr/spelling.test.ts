@@ -69,6 +69,19 @@ describe('OCR words checked against the page language', () => {
         language,
       )
     ).map((w) => w.text);
+  /** Words read at `confidence`, checked with `foods`: each one's text and confidence after. */
+  const withFoods = async (
+    texts: string[],
+    foods: PreferredSpellings,
+    { language = 'pt', confidence = 0.5 }: { language?: 'pt' | 'en' | 'fr'; confidence?: number } = {},
+  ) =>
+    (
+      await spelling.correct(
+        texts.map((t) => word(t, confidence)),
+        language,
+        foods,
+      )
+    ).map((w) => [w.text, w.confidence]);
 
   it('gives capitals read without accents their accents back, in the case printed', async () => {
     expect(await corrected(['ACEM', 'BOVINO', 'coxao', 'Feijao', 'GRAUDA'])).toEqual([
@@ -85,22 +98,14 @@ describe('OCR words checked against the page language', () => {
   it("spells a food as the food vocabulary does where the dictionary also holds another word's form", async () => {
     // "abobora" is a verb form in the Portuguese dictionary, "maca" a stretcher.
     const foods = new PreferredSpellings(['abóbora', 'maçã', 'batata', 'pêssego', 'pessego']);
-    const read = async (texts: string[], language: 'pt' | 'fr' = 'pt', preferred = foods) =>
-      (
-        await spelling.correct(
-          texts.map((t) => word(t, 0.6)),
-          language,
-          preferred,
-        )
-      ).map((w) => [w.text, w.confidence]);
-    expect(await read(['ABOBORA', 'Maca', 'Batata', 'PESSEGO'])).toEqual([
+    expect(await withFoods(['ABOBORA', 'Maca', 'Batata', 'PESSEGO'], foods)).toEqual([
       ['ABÓBORA', 0.85],
       ['Maçã', 0.85],
       ['Batata', 0.85],
       ['PÊSSEGO', 0.85], // two spellings of one food settle nothing: the dictionary's accent stands
     ]);
     // Nor over a word the dictionary lists as it was read: French "mais" (but) beside "maïs".
-    expect(await read(['mais', 'MAIS'], 'fr', new PreferredSpellings(['maïs']))).toEqual([
+    expect(await withFoods(['mais', 'MAIS'], new PreferredSpellings(['maïs']), { language: 'fr' })).toEqual([
       ['mais', 0.85],
       ['MAIS', 0.85],
     ]);
@@ -127,36 +132,25 @@ describe('OCR words checked against the page language', () => {
 
   it('takes the one food among several words a letter away', async () => {
     // "aimpim" is a letter from "aipim" (cassava) and from "pimpim": a grocery flyer means the food.
-    const foods = new PreferredSpellings(['aipim', 'mandioca']);
-    const read = async (texts: string[], preferred = foods) =>
-      (
-        await spelling.correct(
-          texts.map((t) => word(t, 0.2)),
-          'pt',
-          preferred,
-        )
-      ).map((w) => [w.text, w.confidence]);
-    expect(await read(['Aimpim'])).toEqual([['Aipim', 0.7]]);
+    const unsure = { confidence: 0.2 };
+    expect(await withFoods(['Aimpim'], new PreferredSpellings(['aipim', 'mandioca']), unsure)).toEqual([
+      ['Aipim', 0.7],
+    ]);
     // Without a food among them nothing is settled.
-    expect(await read(['Aimpim'], new PreferredSpellings(['cenoura']))).toEqual([['Aimpim', 0.2]]);
+    expect(await withFoods(['Aimpim'], new PreferredSpellings(['cenoura']), unsure)).toEqual([
+      ['Aimpim', 0.2],
+    ]);
     // Nor in English, where US flyers print Spanish names a letter from several words, one a food.
-    const english = async (text: string) =>
-      (await spelling.correct([word(text, 0.5)], 'en', new PreferredSpellings(['cane', 'cream']))).map(
-        (w) => w.text,
-      );
-    expect([...(await english('Carne')), ...(await english('Crema'))]).toEqual(['Carne', 'Crema']);
+    const english = new PreferredSpellings(['cane', 'cream']);
+    expect(await withFoods(['Carne', 'Crema'], english, { language: 'en' })).toEqual([
+      ['Carne', 0.5],
+      ['Crema', 0.5],
+    ]);
   });
 
   it('mends a long unsure word two letters from one food, when the dictionary holds nothing nearer', async () => {
     const foods = new PreferredSpellings(['espaguete', 'macarrão', 'feijão']);
-    const read = async (texts: string[], preferred = foods) =>
-      (
-        await spelling.correct(
-          texts.map((t) => word(t, 0.5)),
-          'pt',
-          preferred,
-        )
-      ).map((w) => [w.text, w.confidence]);
+    const read = (texts: string[], preferred = foods) => withFoods(texts, preferred);
     expect(await read(['Espaguetll', 'ESPAGUETII'])).toEqual([
       ['Espaguete', 0.7],
       ['ESPAGUETE', 0.7],
@@ -169,19 +163,17 @@ describe('OCR words checked against the page language', () => {
   });
 
   it('mends a long word OCR was sure of only into the one food a letter away', async () => {
-    const foods = new PreferredSpellings(['strawberries', 'chicken']);
-    const read = async (texts: string[], language: 'en' | 'pt' = 'en', preferred = foods) =>
-      (
-        await spelling.correct(
-          texts.map((t) => word(t, 0.9)),
-          language,
-          preferred,
-        )
-      ).map((w) => w.text);
-    expect(await read(['Strawbefries', 'Chlcken'])).toEqual(['Strawberries', 'Chlcken']);
+    const read = async (texts: string[], foods: string[], language: 'en' | 'pt' = 'en') =>
+      (await withFoods(texts, new PreferredSpellings(foods), { language, confidence: 0.9 })).map(
+        ([text]) => text,
+      );
+    expect(await read(['Strawbefries', 'Chlcken'], ['strawberries', 'chicken'])).toEqual([
+      'Strawberries',
+      'Chlcken',
+    ]);
     // A brand a letter from a word that is no food stays: "Tarantella" (sauce), "tarantela" (dance).
-    expect(await read(['Tarantella'], 'pt', new PreferredSpellings(['tomate']))).toEqual(['Tarantella']);
-    expect(await read(['Strawbefries'], 'en', new PreferredSpellings(['chicken']))).toEqual(['Strawbefries']);
+    expect(await read(['Tarantella'], ['tomate'], 'pt')).toEqual(['Tarantella']);
+    expect(await read(['Strawbefries'], ['chicken'])).toEqual(['Strawbefries']);
   });
 
   it('splits a unit glued to a word, each over its share of the box', async () => {
