@@ -208,6 +208,13 @@ describe('OCR words checked against the page language', () => {
     expect(out.at(-2)!.text).toHaveLength(5000);
     // Past the page's budget of searches, even a word a letter away is left as read.
     expect(out.at(-1)!.text).toBe('Abgcaxi');
+    // Long words OCR was sure of spend none of it unless a food is a letter away.
+    const sure = Array.from({ length: 2000 }, (_, i) =>
+      word(`Qzvbnxrt${String.fromCharCode(97 + (i % 26))}k`, 0.95),
+    );
+    const foods = new PreferredSpellings(['abacaxi']);
+    const after = await spelling.correct([...sure, word('Abgcaxi', 0.3)], 'pt', foods);
+    expect(after.at(-1)!.text).toBe('Abacaxi');
   });
 
   it('keeps punctuation around a word', async () => {

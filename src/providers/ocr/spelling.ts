@@ -249,6 +249,8 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
     ];
   const sure = word.confidence >= UNSURE;
   if (folded.length < MIN_CORRECTED_LETTERS || (sure && folded.length < SURE_MENDED_LETTERS)) return [word];
+  // The foods are few: a sure word spends none of the page's searches unless one is a letter away.
+  if (sure && !preferred.onlyWithin(folded, 1)) return [word];
   const glued = GLUED_UNIT.exec(core);
   if (!sure && glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
     return splitWord(word, before, glued);
