@@ -162,6 +162,21 @@ describe('OCR words checked against the page language', () => {
     expect(await read(['Espaguetll'], new PreferredSpellings(['cenoura']))).toEqual([['Espaguetll', 0.5]]);
   });
 
+  it("undoes OCR's glyph confusions of display faces into one food, before a letter's mend", async () => {
+    // "Ç" read as "G", "Ú" as "II" or "LI": "agiicar" is a letter from the verb "agriçar".
+    const foods = new PreferredSpellings(['açúcar', 'limão', 'damasco']);
+    expect(await withFoods(['Agiicar', 'AGLICAR', 'Lirnao', 'Clamasco'], foods)).toEqual([
+      ['Açúcar', 0.7],
+      ['AÇÚCAR', 0.7],
+      ['Limão', 0.7],
+      ['Damasco', 0.7],
+    ]);
+    // Read with confidence, or two foods through different confusions: left to the other rules.
+    expect(await withFoods(['Agiicar'], foods, { confidence: 0.9 })).toEqual([['Agiicar', 0.9]]);
+    const twins = new PreferredSpellings(['açúcar', 'agucar']);
+    expect(await withFoods(['Agiicar'], twins)).toEqual([['Agriçar', 0.7]]);
+  });
+
   it('mends a long word OCR was sure of only into the one food a letter away', async () => {
     const read = async (texts: string[], foods: string[], language: 'en' | 'pt' = 'en') =>
       (await withFoods(texts, new PreferredSpellings(foods), { language, confidence: 0.9 })).map(

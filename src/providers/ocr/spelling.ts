@@ -249,6 +249,9 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
     ];
   const sure = word.confidence >= UNSURE;
   if (folded.length < MIN_CORRECTED_LETTERS || (sure && folded.length < SURE_MENDED_LETTERS)) return [word];
+  const misread = sure ? undefined : foodThroughConfusions(folded, preferred);
+  if (misread)
+    return [confirmed({ ...word, text: before + inCaseOf(core, misread) + after }, folded, CORRECTED)];
   // The foods are few: a sure word spends none of the page's searches unless one is a letter away.
   if (sure && !preferred.onlyWithin(folded, 1)) return [word];
   const glued = GLUED_UNIT.exec(core);
@@ -261,6 +264,39 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   return near
     ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]
     : [word];
+}
+
+/**
+ * Glyphs of display faces OCR reads as others, as read → as printed (folded): "Ç" as "G" (its
+ * cedilla taken for a tail), "U" and "Ú" as "II" or "LI" (two strokes), "M" as "RN", "D" as "CL".
+ */
+const GLYPH_CONFUSIONS: ReadonlyArray<readonly [string, string]> = [
+  ['g', 'c'],
+  ['ii', 'u'],
+  ['li', 'u'],
+  ['rn', 'm'],
+  ['cl', 'd'],
+];
+const MAX_GLYPH_CONFUSIONS = 2;
+
+/**
+ * The one food an unsure word spells once up to two of OCR's glyph confusions are undone:
+ * "AGIICAR" is "AÇÚCAR", though the dictionary holds "agriçar" a letter away.
+ */
+function foodThroughConfusions(folded: string, preferred: PreferredSpellings): string | undefined {
+  const foods = new Set<string>();
+  const undo = (text: string, from: number, left: number) => {
+    for (const [read, printed] of GLYPH_CONFUSIONS) {
+      for (let at = text.indexOf(read, from); at >= 0; at = text.indexOf(read, at + 1)) {
+        const undone = text.slice(0, at) + printed + text.slice(at + read.length);
+        const food = preferred.spelling(undone);
+        if (food) foods.add(food);
+        if (left > 1) undo(undone, at + printed.length, left - 1);
+      }
+    }
+  };
+  undo(folded, 0, MAX_GLYPH_CONFUSIONS);
+  return foods.size === 1 ? [...foods][0] : undefined;
 }
 
 /**
