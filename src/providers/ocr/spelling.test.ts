@@ -258,6 +258,7 @@ describe("OCR words of a page whose language has no dictionary here, checked aga
     'markenbutter',
     'möhren',
     'milch',
+    'gemüse',
   ]);
   const read = (texts: string[], confidence = 0.5) =>
     spelledAsFoods(
@@ -288,6 +289,15 @@ describe("OCR words of a page whose language has no dictionary here, checked aga
     ]);
     const [settled] = spelledAsFoods([word('Hahnchenbrustfilet', 0.5, { settled: true })], foods);
     expect(settled!.text).toBe('Hahnchenbrustfilet');
+  });
+
+  it("undoes OCR's glyph confusions of display faces into a food, in an unsure word", () => {
+    // "Ü" read as "II": two letters from "gemüse", a letter from no food.
+    expect(read(['GEMIISE', 'Gemiise'], 0.6)).toEqual([
+      ['GEMÜSE', 0.7],
+      ['Gemüse', 0.7],
+    ]);
+    expect(read(['Gemiise'], 0.9)).toEqual([['Gemiise', 0.9]]);
   });
 
   it('leaves a word a letter from two foods as read', () => {

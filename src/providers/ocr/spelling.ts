@@ -177,8 +177,11 @@ function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: { s
   if (folded.length < MIN_CONFIRMED_LETTERS || folded.length > MAX_WORD_LETTERS) return word;
   const food = foods.spelling(folded);
   if (food) return confirmed({ ...word, text: before + inCaseOf(read, food) + after }, folded, SPELT);
-  if (folded.length < MIN_FOOD_MENDED_LETTERS || word.confidence >= UNSURE || budget.searches <= 0)
-    return word;
+  if (word.confidence >= UNSURE) return word;
+  const misread = foodThroughConfusions(folded, foods);
+  if (misread)
+    return confirmed({ ...word, text: before + inCaseOf(read, misread) + after }, folded, CORRECTED);
+  if (folded.length < MIN_FOOD_MENDED_LETTERS || budget.searches <= 0) return word;
   budget.searches -= 1;
   const near = new Set([...oneLetterEdits(folded)].flatMap((edit) => foods.spelling(edit) ?? []));
   if (near.size !== 1) return word;
