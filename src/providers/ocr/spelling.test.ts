@@ -223,6 +223,12 @@ describe('OCR words checked against the page language', () => {
     expect(out.at(-2)!.text).toHaveLength(5000);
     // Past the page's budget of searches, even a word a letter away is left as read.
     expect(out.at(-1)!.text).toBe('Abgcaxi');
+    // The budget is in letters, a long word's search costing more: 30 words of 24 letters spend it.
+    const long = Array.from({ length: 30 }, (_, i) =>
+      word(`Qzvbnxrtqzvbnxrtqzvbnxr${String.fromCharCode(97 + (i % 26))}`, 0.3),
+    );
+    const afterLong = await spelling.correct([...long, word('Abgcaxi', 0.3)], 'pt');
+    expect(afterLong.at(-1)!.text).toBe('Abgcaxi');
     // Long words OCR was sure of spend none of it unless a food is a letter away.
     const sure = Array.from({ length: 2000 }, (_, i) =>
       word(`Qzvbnxrt${String.fromCharCode(97 + (i % 26))}k`, 0.95),

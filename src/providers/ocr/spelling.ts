@@ -65,7 +65,7 @@ export class SpellingCorrector {
     const dictionary = await this.#dictionary(language);
     const page: PageSpelling = {
       dictionary,
-      budget: { searches: MAX_SEARCHES_PER_PAGE },
+      budget: pageBudget(),
       preferred,
       foods,
       stressMarked: STRESS_MARKED.has(language),
@@ -165,11 +165,11 @@ const LATIN_WORD_PARTS = /^([^\p{L}\d]*)(\p{Script=Latin}+)([^\p{L}\d]*)$/u;
  * brand or a word the vocabulary lacks.
  */
 export function spelledAsFoods(words: readonly OcrWord[], foods: PreferredSpellings): OcrWord[] {
-  const budget = { searches: MAX_SEARCHES_PER_PAGE };
+  const budget = pageBudget();
   return words.map((word) => spelledAsFoodWord(word, foods, budget));
 }
 
-function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: { searches: number }): OcrWord {
+function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: SearchBudget): OcrWord {
   const parts = LATIN_WORD_PARTS.exec(word.text);
   if (word.settled || !parts) return word;
   const [, before, read, after] = parts as unknown as [string, string, string, string];
@@ -181,24 +181,39 @@ function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: { s
   const misread = foodThroughConfusions(folded, foods);
   if (misread)
     return confirmed({ ...word, text: before + inCaseOf(read, misread) + after }, folded, CORRECTED);
-  if (folded.length < MIN_FOOD_MENDED_LETTERS || budget.searches <= 0) return word;
-  budget.searches -= 1;
+  if (folded.length < MIN_FOOD_MENDED_LETTERS || !spent(budget, folded)) return word;
   const near = new Set([...oneLetterEdits(folded)].flatMap((edit) => foods.spelling(edit) ?? []));
   if (near.size !== 1) return word;
   return confirmed({ ...word, text: before + inCaseOf(read, [...near][0]!) + after }, folded, CORRECTED);
 }
 
 /**
- * A hostile picture can hold thousands of long garbage words: each page gets this many searches
- * a letter away (a few milliseconds each; real pages need tens), and longer words none.
+ * A hostile picture can hold thousands of long garbage words, and a search a letter away costs
+ * ~1 ms a letter of the word (ten letters: 8 ms): each page may search words of this many letters
+ * in all (about 60 ten-letter words; the real and generated pages use five searches at most), and
+ * longer words none.
  */
-const MAX_SEARCHES_PER_PAGE = 300;
+const MAX_SEARCHED_LETTERS_PER_PAGE = 600;
+
+/** The letters a page may still search. */
+interface SearchBudget {
+  letters: number;
+}
+
+const pageBudget = (): SearchBudget => ({ letters: MAX_SEARCHED_LETTERS_PER_PAGE });
+
+/** Whether the page can afford a search for `folded`; if so, paid. */
+function spent(budget: SearchBudget, folded: string): boolean {
+  if (budget.letters < folded.length) return false;
+  budget.letters -= folded.length;
+  return true;
+}
 const MAX_WORD_LETTERS = 24;
 
 /** What one page's words are checked against. */
 interface PageSpelling {
   dictionary: HunspellDictionary;
-  budget: { searches: number };
+  budget: SearchBudget;
   preferred: PreferredSpellings;
   foods: ArabicScriptFoods | undefined;
   /** Whether the language marks a stress before the last syllable (Portuguese, Spanish). */
@@ -255,13 +270,12 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   const misread = sure ? undefined : foodThroughConfusions(folded, preferred);
   if (misread)
     return [confirmed({ ...word, text: before + inCaseOf(core, misread) + after }, folded, CORRECTED)];
-  // The foods are few: a sure word spends none of the page's searches unless one is a letter away.
+  // The foods are few: a sure word spends none of the page's budget unless one is a letter away.
   if (sure && !preferred.onlyWithin(folded, 1)) return [word];
   const glued = GLUED_UNIT.exec(core);
   if (!sure && glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
     return splitWord(word, before, glued);
-  if (budget.searches <= 0) return [word];
-  budget.searches -= 1;
+  if (!spent(budget, folded)) return [word];
   const candidates = oneLetterAway(folded, dictionary);
   const near = sure ? onlyFoodAlone(candidates, preferred) : mended(folded, candidates, page);
   return near
@@ -349,10 +363,9 @@ function nearestPersian(
   after: string,
   folded: string,
   dictionary: HunspellDictionary,
-  budget: { searches: number },
+  budget: SearchBudget,
 ): OcrWord {
-  if (budget.searches <= 0) return word;
-  budget.searches -= 1;
+  if (!spent(budget, folded)) return word;
   const near =
     only(lettersAway(folded, dictionary, (letter) => PERSIAN_MARK_LOST[letter] ?? '')) ??
     only(lettersAway(folded, dictionary, (letter) => SAME_STROKE.find((g) => g.includes(letter)) ?? ''));
