@@ -175,16 +175,24 @@ function spelledAsFoodWord(word: OcrWord, foods: PreferredSpellings, budget: Sea
   const [, before, read, after] = parts as unknown as [string, string, string, string];
   const folded = fold(read);
   if (folded.length < MIN_CONFIRMED_LETTERS || folded.length > MAX_WORD_LETTERS) return word;
+  const spelt = respeller(word, before, read, after, folded);
   const food = foods.spelling(folded);
-  if (food) return confirmed({ ...word, text: before + inCaseOf(read, food) + after }, folded, SPELT);
+  if (food) return spelt(food, SPELT);
   if (word.confidence >= UNSURE) return word;
   const misread = foodThroughConfusions(folded, foods);
-  if (misread)
-    return confirmed({ ...word, text: before + inCaseOf(read, misread) + after }, folded, CORRECTED);
+  if (misread) return spelt(misread, CORRECTED);
   if (folded.length < MIN_FOOD_MENDED_LETTERS || !spent(budget, folded)) return word;
   const near = new Set([...oneLetterEdits(folded)].flatMap((edit) => foods.spelling(edit) ?? []));
-  if (near.size !== 1) return word;
-  return confirmed({ ...word, text: before + inCaseOf(read, [...near][0]!) + after }, folded, CORRECTED);
+  return near.size === 1 ? spelt([...near][0]!, CORRECTED) : word;
+}
+
+/**
+ * The word as read, respelt `spelling` in the case it was printed, its marks kept around it, and
+ * trusted at least `least`.
+ */
+function respeller(word: OcrWord, before: string, letters: string, after: string, folded: string) {
+  return (spelling: string, least: number): OcrWord =>
+    confirmed({ ...word, text: before + inCaseOf(letters, spelling) + after }, folded, least);
 }
 
 /**
@@ -243,19 +251,18 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   const core = persian ? inPersianForms(read) : read;
   const folded = fold(core);
   if (folded.length < 3 || folded.length > MAX_WORD_LETTERS) return [word];
+  const spelt = respeller(word, before, core, after, folded);
   const same = dictionary.wordsFolding(folded);
   const asRead = same.find((w) => w.word === core.toLowerCase());
   // A food's spelling wins over a form the dictionary makes ("abobora"), not over its own entry
   // ("mais", but, beside "maïs", maize).
   const food = asRead?.stem || folded.length < MIN_CONFIRMED_LETTERS ? undefined : preferred.spelling(folded);
-  if (food) return [confirmed({ ...word, text: before + inCaseOf(core, food) + after }, folded, SPELT)];
+  if (food) return [spelt(food, SPELT)];
   const stressed = asRead && page.stressMarked ? stressedNoun(asRead, same) : undefined;
-  if (stressed)
-    return [confirmed({ ...word, text: before + inCaseOf(core, stressed) + after }, folded, SPELT)];
+  if (stressed) return [spelt(stressed, SPELT)];
   if (asRead) return [confirmed(word, folded, SPELT)];
   const accented = only(same);
-  if (accented)
-    return [confirmed({ ...word, text: before + inCaseOf(core, accented) + after }, folded, SPELT)];
+  if (accented) return [spelt(accented, SPELT)];
   if (same.length > 0) return [word];
   // tesseract's Persian model is sure of words it misread by a dot: its certainty is not asked.
   // A food's name the dictionary lacks ("لیقوان") comes before the dictionary's nearest word; a
@@ -268,8 +275,7 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   const sure = word.confidence >= UNSURE;
   if (folded.length < MIN_CORRECTED_LETTERS || (sure && folded.length < SURE_MENDED_LETTERS)) return [word];
   const misread = sure ? undefined : foodThroughConfusions(folded, preferred);
-  if (misread)
-    return [confirmed({ ...word, text: before + inCaseOf(core, misread) + after }, folded, CORRECTED)];
+  if (misread) return [spelt(misread, CORRECTED)];
   // The foods are few: a sure word spends none of the page's budget unless one is a letter away.
   if (sure && !preferred.onlyWithin(folded, 1)) return [word];
   const glued = GLUED_UNIT.exec(core);
@@ -278,9 +284,7 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   if (!spent(budget, folded)) return [word];
   const candidates = oneLetterAway(folded, dictionary);
   const near = sure ? onlyFoodAlone(candidates, preferred) : mended(folded, candidates, page);
-  return near
-    ? [confirmed({ ...word, text: before + inCaseOf(core, near) + after }, folded, CORRECTED)]
-    : [word];
+  return [near ? spelt(near, CORRECTED) : word];
 }
 
 /**
