@@ -170,6 +170,28 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of small raise
     const [reading] = await engine.readPrices(image, [{ x: 8, y: 40, width: 200, height: 94 }]);
     expect(reading).toMatchObject({ whole: '3', raised: '99' });
   });
+
+  it('reads "99" set close that both the first reading and the one from its ink rows take for "929"', async () => {
+    // "$5⁹⁹" of a generated en-CA page: the tile's price read 5.29. Read before, both readings of
+    // the raised part were "929" at these offsets and regions; its glyphs drawn apart read "99".
+    const readings = [];
+    for (const [left, gap, region] of [
+      [10, 4, { x: 8, y: 44, width: 200, height: 83 }],
+      [10.5, 1, { x: 8, y: 46, width: 200, height: 83 }],
+    ] as const) {
+      const image = await condensedPrice('#111', left, [
+        ['$', 44, 80],
+        ['5', 96, 120, 2],
+        ['99', 44, 80, gap],
+      ]);
+      const [reading] = await engine.readPrices(image, [region]);
+      readings.push([reading?.whole, reading?.raised]);
+    }
+    expect(readings).toEqual([
+      ['5', '99'],
+      ['5', '99'],
+    ]);
+  });
 });
 
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of close-set whole digits', () => {
@@ -193,6 +215,25 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of close-set w
     ]);
   });
 });
+
+/** Rows of a picture that hold any ink. */
+async function inkRowCount(png: Buffer): Promise<number> {
+  const picture = await loadImage(png);
+  const { canvas, g } = whiteCanvas(picture.width, picture.height);
+  g.drawImage(picture, 0, 0);
+  const { data } = g.getImageData(0, 0, canvas.width, canvas.height);
+  let rows = 0;
+  for (let y = 0; y < canvas.height; y += 1) {
+    for (let x = 0; x < canvas.width; x += 1) {
+      const i = (y * canvas.width + x) * 4;
+      if (Math.min(data[i]!, data[i + 1]!, data[i + 2]!) < 128) {
+        rows += 1;
+        break;
+      }
+    }
+  }
+  return rows;
+}
 
 describe('readPriceGlyphs, raised cents read again', () => {
   /** A digit reader answering in turn what tesseract answered for "$3⁷⁹" on a generated page. */
@@ -243,6 +284,50 @@ describe('readPriceGlyphs, raised cents read again', () => {
     }));
     await readPriceGlyphs(worker, price(), regions);
     expect(heights).toHaveLength(2 * regions.length + MAX_REREADS);
+  });
+
+  it('reads the two raised glyphs drawn apart when the second reading gives no two digits either', async () => {
+    const { worker, heights } = scriptedReader(['3', '929', '929', '79']);
+    const [reading] = await readPriceGlyphs(worker, price(), [{ x: 20, y: 20, width: 200, height: 130 }]);
+    expect(reading).toMatchObject({ whole: '3', raised: '79' });
+    expect(heights).toHaveLength(4);
+  });
+
+  it("reads the raised glyphs drawn apart at the reader's height, however low they sit in the raised part", async () => {
+    const { canvas, g } = whiteCanvas(300, 220);
+    g.fillStyle = '#c0306a';
+    g.fillRect(40, 100, 40, 90); // the tall "3", under a region that starts high above it
+    g.fillRect(86, 95, 14, 28); // "7"
+    g.fillRect(104, 95, 14, 28); // "9"
+    const inkRows: number[] = [];
+    const answers = ['3', '9', '7', '79'];
+    const worker = {
+      recognize: async (png: Buffer) => {
+        inkRows.push(await inkRowCount(png));
+        return { data: { text: answers.shift() ?? '', confidence: 90 } };
+      },
+    } as unknown as Worker;
+    const [reading] = await readPriceGlyphs(worker, canvas.toBuffer('image/png'), [
+      { x: 20, y: 20, width: 200, height: 175 },
+    ]);
+    expect(reading).toMatchObject({ whole: '3', raised: '79' });
+    // The reader draws at 40 px: drawn from the raised part's whole height, the digits were 10 px.
+    expect(inkRows[3]).toBeGreaterThan(24);
+  });
+
+  it('does not read apart a raised part whose region cut through a digit (two pieces, one over the other)', async () => {
+    const { canvas, g } = whiteCanvas(300, 180);
+    g.fillStyle = '#c0306a';
+    g.fillRect(40, 60, 40, 70); // the tall "3"
+    g.fillRect(86, 62, 26, 12); // the top of a cut "4"
+    g.fillRect(86, 80, 26, 24); // its foot
+    // Drawn apart, the pieces read "11": the price would have become 3.11.
+    const { worker, heights } = scriptedReader(['3', '', '', '11']);
+    const [reading] = await readPriceGlyphs(worker, canvas.toBuffer('image/png'), [
+      { x: 20, y: 20, width: 200, height: 130 },
+    ]);
+    expect(reading).toMatchObject({ whole: '3', raised: '' });
+    expect(heights).toHaveLength(3);
   });
 
   it('keeps the first reading when the second gives no two digits either', async () => {

@@ -126,7 +126,8 @@ function drawnApart(
  * The raised cents: two digits, "¢", or three where a decimal comma was read as "1" ("149" for
  * ",49"). Anything else is a misreading of two small digits in the raised part's empty height
  * ("929" for "99", "9" for "79" in a bold condensed face): read again from the rows that hold
- * their ink, and taken when that gives two digits.
+ * their ink, then, when the part shows two glyphs, with them drawn apart; taken when that gives
+ * two digits.
  */
 async function readRaised(
   page: PageReading,
@@ -137,7 +138,51 @@ async function readRaised(
   if (/^(?:1?\d\d|¢)$/.test(reading.text) || page.rereads <= 0) return reading;
   page.rereads -= 1;
   const again = await readDigits(worker, picture, inkRows(picture, region));
-  return /^\d\d$/.test(again.text) ? again : reading;
+  if (/^\d\d$/.test(again.text)) return again;
+  // Two digits set close ("99" read "929" both times): drawn apart, each reads alone.
+  const raised = raisedGlyphs(picture, region);
+  if (!raised || page.rereads <= 0) return reading;
+  page.rereads -= 1;
+  const apart = drawnApart(picture, raised.rows, raised.glyphs, raised.rows.y);
+  const split = await readDigits(worker, apart, { x: 0, y: 0, width: apart.width, height: apart.height });
+  return /^\d\d$/.test(split.text) ? split : reading;
+}
+
+/**
+ * The raised part's two digits, side by side: its ink shapes of about one height (specks aside), on
+ * the same rows, neither reaching its top or bottom row; with the rows they span (a sixth of their
+ * height above and below), so that they are read at the reader's height. A part whose region cut
+ * through its digits (the "4" of "⁴⁹" in two pieces, one over the other) shows none: drawn apart,
+ * such pieces read as other digits.
+ */
+function raisedGlyphs(
+  picture: Image,
+  region: ImageRegion,
+): { glyphs: GlyphColumns[]; rows: ImageRegion } | undefined {
+  const shapes = lowGlyphSpans(inkOf(picture, region), region.width, region.height, 0);
+  const tall = (g: { top: number; bottom: number }) => g.bottom - g.top + 1;
+  const tallest = Math.max(0, ...shapes.map(tall));
+  const glyphs = shapes.filter((g) => tall(g) >= tallest * 0.8).sort((a, b) => a.left - b.left);
+  const [first, second] = glyphs;
+  if (glyphs.length !== 2 || !first || !second) return undefined;
+  const whole = (g: { top: number; bottom: number }) => g.top > 0 && g.bottom < region.height - 1;
+  const sideBySide = second.top < first.bottom && second.bottom > first.top;
+  if (!whole(first) || !whole(second) || !sideBySide) return undefined;
+  const top = Math.min(first.top, second.top);
+  const bottom = Math.max(first.bottom, second.bottom);
+  const margin = Math.round((bottom - top + 1) / 6);
+  const from = Math.max(0, top - margin);
+  const rows = {
+    ...region,
+    y: region.y + from,
+    height: Math.min(region.height - 1, bottom + margin) - from + 1,
+  };
+  const columns = glyphs.map((g) => ({
+    left: region.x + g.left,
+    right: region.x + g.right,
+    top: region.y + g.top,
+  }));
+  return { glyphs: columns, rows };
 }
 
 /** How far below a region its digits may reach, as a share of its height. */
