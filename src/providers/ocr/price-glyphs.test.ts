@@ -315,6 +315,24 @@ describe('readPriceGlyphs, raised cents read again', () => {
     expect(inkRows[3]).toBeGreaterThan(24);
   });
 
+  it('looks for raised glyphs in a hostile raised part of 180,000 specks without failing', async () => {
+    const { canvas, g } = whiteCanvas(1000, 800);
+    g.fillStyle = '#000';
+    g.fillRect(40, 100, 40, 600); // a tall part
+    const specks = g.getImageData(90, 30, 800, 450);
+    for (let y = 0; y < 450; y += 1) {
+      for (let x = (y % 2) * 1; x < 800; x += 2)
+        specks.data.fill(0, (y * 800 + x) * 4, (y * 800 + x) * 4 + 3);
+    }
+    g.putImageData(specks, 90, 30);
+    const { worker, heights } = scriptedReader([]);
+    const [reading] = await readPriceGlyphs(worker, canvas.toBuffer('image/png'), [
+      { x: 20, y: 20, width: 960, height: 750 },
+    ]);
+    expect(reading).toMatchObject({ raised: '' });
+    expect(heights).toHaveLength(3); // no third reading: the specks are no two digits
+  });
+
   it('does not read apart a raised part whose region cut through a digit (two pieces, one over the other)', async () => {
     const { canvas, g } = whiteCanvas(300, 180);
     g.fillStyle = '#c0306a';

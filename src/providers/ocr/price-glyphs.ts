@@ -161,7 +161,8 @@ function raisedGlyphs(
 ): { glyphs: GlyphColumns[]; rows: ImageRegion } | undefined {
   const shapes = lowGlyphSpans(inkOf(picture, region), region.width, region.height, 0);
   const tall = (g: { top: number; bottom: number }) => g.bottom - g.top + 1;
-  const tallest = Math.max(0, ...shapes.map(tall));
+  // A loop, not a spread: a hostile picture's raised part may hold more specks than a call takes.
+  const tallest = shapes.reduce((most, g) => Math.max(most, tall(g)), 0);
   const glyphs = shapes.filter((g) => tall(g) >= tallest * 0.8).sort((a, b) => a.left - b.left);
   const [first, second] = glyphs;
   if (glyphs.length !== 2 || !first || !second) return undefined;
