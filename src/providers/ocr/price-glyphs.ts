@@ -169,15 +169,7 @@ function raisedGlyphs(
   const whole = (g: { top: number; bottom: number }) => g.top > 0 && g.bottom < region.height - 1;
   const sideBySide = second.top < first.bottom && second.bottom > first.top;
   if (!whole(first) || !whole(second) || !sideBySide) return undefined;
-  const top = Math.min(first.top, second.top);
-  const bottom = Math.max(first.bottom, second.bottom);
-  const margin = Math.round((bottom - top + 1) / 6);
-  const from = Math.max(0, top - margin);
-  const rows = {
-    ...region,
-    y: region.y + from,
-    height: Math.min(region.height - 1, bottom + margin) - from + 1,
-  };
+  const rows = rowsAround(region, Math.min(first.top, second.top), Math.max(first.bottom, second.bottom));
   const columns = glyphs.map((g) => ({
     left: region.x + g.left,
     right: region.x + g.right,
@@ -221,11 +213,14 @@ function inkRows(picture: Image, region: ImageRegion): ImageRegion {
   const rows: number[] = [];
   for (let y = 0; y < height; y += 1) if (ink.subarray(y * width, (y + 1) * width).includes(1)) rows.push(y);
   if (rows.length === 0) return region;
-  const top = rows[0]!;
-  const bottom = rows[rows.length - 1]!;
+  return rowsAround(region, rows[0]!, rows[rows.length - 1]!);
+}
+
+/** The region cut to rows `top`–`bottom` (its own rows), with a margin of a sixth of their height. */
+function rowsAround(region: ImageRegion, top: number, bottom: number): ImageRegion {
   const margin = Math.round((bottom - top + 1) / 6);
   const from = Math.max(0, top - margin);
-  return { ...region, y: region.y + from, height: Math.min(height - 1, bottom + margin) - from + 1 };
+  return { ...region, y: region.y + from, height: Math.min(region.height - 1, bottom + margin) - from + 1 };
 }
 
 /** The region's pixels as ink (1) or ground (0), row by row. */
