@@ -455,6 +455,21 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('reads a saving on a badge over a photo as a saving when OCR boxed its word taller, up into the photo', () => {
+    // A generated German page (PDF points): "SPAREN" of "SIE SPAREN 4,00 €" was boxed from the
+    // photo down to the baseline, so by its centre it stood a line above "SIE" and the amount, and
+    // "SIE" was listed at 4.00.
+    const offers = parseLayout([
+      ocrAt('SIE', 458, 137, 20, 10),
+      ocrAt('SPAREN', 481, 124, 46, 23),
+      ocrAt('4,00', 531, 137, 25, 12),
+      ocrAt('€', 560, 137, 8, 10),
+      ocrAt('Hähnchenbrustfilet', 405, 195, 105, 12),
+      ocrAt('8,79 €', 405, 240, 80, 40),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Hähnchenbrustfilet', 8.79]]);
+  });
+
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([
       at('Supermercado La Plaza', 21, 23, 330, 38),

@@ -984,17 +984,24 @@ function unsureShortWordOnly(items: LayoutItem[]): boolean {
 }
 
 /**
- * Two words (not prices) on one baseline, one of them boxed taller upwards (OCR took the edge of
- * the photo over a name into "de" and "mesa" of "Naranjas de mesa"): their bottoms within a quarter
- * of the smaller's height, the smaller inside the other's height by more than half. By their
- * centres they were two lines, and the name came out as "de mesa Naranjas".
+ * Two words on one baseline, one of them boxed taller upwards (OCR took the edge of the photo over
+ * a name into "de" and "mesa" of "Naranjas de mesa"): their bottoms within a quarter of the
+ * smaller's height, the smaller inside the other's height by more than half. By their centres they
+ * were two lines, and the name came out as "de mesa Naranjas". A price may be the smaller one, beside
+ * a word boxed taller on a badge over a photo ("SIE SPAREN 4,00 €", "SPAREN" boxed to the photo's
+ * edge): apart, "SIE" named the saving as a price. A price taller than the word is its own line: a
+ * big price's foot is level with the small names of the tiles beside it.
  */
 function onBaseline(a: LayoutItem, b: LayoutItem): boolean {
   const smaller = Math.min(a.height, b.height);
   const overlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
   if (Math.abs(a.y + a.height - (b.y + b.height)) > smaller * 0.25 || overlap <= smaller * 0.5) return false;
   // The geometry first: the price search runs only for the few pairs it lets through.
-  return !isPrice(a) && !isPrice(b) && /\p{L}/u.test(a.text) && /\p{L}/u.test(b.text);
+  const priced = [isPrice(a), isPrice(b)];
+  if (priced[0] && priced[1]) return false;
+  const [word, other] = priced[0] ? [b, a] : [a, b];
+  if (!/\p{L}/u.test(word.text)) return false;
+  return priced[0] || priced[1] ? other.height < word.height : /\p{L}/u.test(other.text);
 }
 
 /**
