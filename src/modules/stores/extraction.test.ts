@@ -470,6 +470,27 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Hähnchenbrustfilet', 8.79]]);
   });
 
+  it("reads small words close after a big price, at its foot, as the price's unit, not as the next tile's name", () => {
+    // A generated Spanish page (PDF points): "0,59 € la unidad" read "la idad", which named the
+    // next tile's "0,29 €" on the line ("idad" at 0.29) instead of "Garbanzos cocidos" over it.
+    const offers = parseLayout([
+      ocrAt('Lechuga', 21, 676, 50, 14),
+      ocrAt('iceberg', 76, 676, 45, 14),
+      ocrAt('Garbanzos', 213, 676, 64, 12),
+      ocrAt('cocidos', 281, 676, 47, 12),
+      ocrAt('0,59', 22, 755, 58, 31),
+      ocrAt('€', 91, 755, 9, 26),
+      unsure('la', 112, 770, 9, 11, 0.45),
+      unsure('idad', 132, 770, 31, 11, 0.69),
+      ocrAt('0,29', 214, 755, 58, 31),
+      ocrAt('€', 283, 755, 14, 26),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Lechuga iceberg', 0.59],
+      ['Garbanzos cocidos', 0.29],
+    ]);
+  });
+
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([
       at('Supermercado La Plaza', 21, 23, 330, 38),

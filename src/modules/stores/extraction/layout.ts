@@ -112,8 +112,12 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
     const lineGroups: OfferGroup[] = [];
     const nameCells = new Map<OfferGroup, Cell[]>();
     // A right-to-left line (Arabic, Persian, Hebrew) is read from its right end: name, then prices.
-    for (const cell of isRightToLeft(cells) ? [...cells].reverse() : cells) {
-      const hasName = looksLikeName(cell.name) && !cell.unitOnly && !isOcrNoise(cell);
+    const rightToLeft = isRightToLeft(cells);
+    let previous: Cell | undefined;
+    for (const cell of rightToLeft ? [...cells].reverse() : cells) {
+      const trailing = !rightToLeft && previous !== undefined && trailsPriceAtItsFoot(cell, previous);
+      previous = cell;
+      const hasName = looksLikeName(cell.name) && !cell.unitOnly && !isOcrNoise(cell) && !trailing;
       if (hasName) {
         if (!current || current.prices.length > 0 || current.nameParts.length === 0) {
           current = { nameParts: [], cells: [], prices: [], units: [] };
@@ -143,6 +147,22 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
 
   groups.push(...resolveTiles(clusterOrphans(orphans), lines, usedAsName, pricedCells(groups)));
   return groups.flatMap((group) => toOffer(group) ?? []);
+}
+
+/**
+ * Small OCR text set close after a big price, at its foot: the price's unit misread ("0,59 € la
+ * unidad" read "la idad"), never a name. Apart from the price by a size jump, it named the next
+ * tile's price on the line. A neighbouring tile's name stands a gutter away, over its own price.
+ */
+function trailsPriceAtItsFoot(cell: Cell, price: Cell): boolean {
+  if (cell.printed || cell.prices.length > 0 || price.prices.length === 0) return false;
+  const gap = cell.x - price.right;
+  return (
+    gap >= 0 &&
+    gap < price.height * 0.5 &&
+    cell.height <= price.height * 0.5 &&
+    cell.bottom >= price.y + price.height * 0.6
+  );
 }
 
 /** Below this OCR confidence, a cell with no word a flyer would print is not a name. */
