@@ -172,6 +172,13 @@ describe('price and unit recognition', () => {
     ['Russet Potatoes 10 lb bag', '10 lb bag'],
     ['Clementines 2 lb box', '2 lb box'],
     ['Bag of 5 Avocados', undefined],
+    ['Saumon fumé 4 tranches', '4 tranches'],
+    ['Saumon 4 tranche', '4 tranche'],
+    ['Gouda jung 10 Scheiben', '10 Scheiben'],
+    ['Jamón cocido 8 lonchas', '8 lonchas'],
+    ['Queijo prato 10 fatias', '10 fatias'],
+    ['American Cheese 16 slices', '16 slices'],
+    ['Cheese Slices', undefined],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });

@@ -192,7 +192,7 @@ export function round2(value: number): number {
 const FRAME_WORDS =
   /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
 
-const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
+const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
 /** What a North American pack size names after it ("10 lb bag", "2 lb box"): part of the pack, not of the name. */
