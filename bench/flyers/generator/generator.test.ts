@@ -4,10 +4,11 @@ import { FlyerReader } from '../../../src/modules/stores/extraction/flyer-reader
 import { TesseractEngine } from '../../../src/providers/ocr/tesseract-engine.ts';
 import { foodWords } from '../../../src/modules/ingredients/vocabulary.ts';
 import { scoreFlyer } from '../scoring.ts';
-import { flyerFontsAvailable, FONT_PACKAGES, preferredFlyerFontsAvailable } from './fonts.ts';
+import { createCanvas } from '@napi-rs/canvas';
+import { flyerFonts, flyerFontsAvailable, FONT_PACKAGES, preferredFlyerFontsAvailable } from './fonts.ts';
 import { generateImageFlyer } from './flyer.ts';
 import { LOCALES } from './locales.ts';
-import { PAGE_HEIGHT, PAGE_WIDTH, tileBox, tileLayout } from './page.ts';
+import { fittedFont, PAGE_HEIGHT, PAGE_WIDTH, tileBox, tileLayout } from './page.ts';
 import { planOffer, seededRandom } from './plan.ts';
 
 const fonts = flyerFontsAvailable();
@@ -49,6 +50,18 @@ describe.runIf(fonts)('generated image-only flyers', () => {
     expect(b.labels).toEqual(a.labels);
     const c = await generateImageFlyer(locale, 8, { pages: 1 });
     expect(c.labels.offers).not.toEqual(a.labels.offers);
+  });
+
+  it('prints a multi-buy whole within its tile, set smaller when long', () => {
+    // "Leve 4 por R$ 18" at 70 px ran past a three-column tile's edge: the amount was cut off.
+    const g = createCanvas(PAGE_WIDTH, 200).getContext('2d');
+    const room = tileBox(0, 3, 3).w - 28;
+    const face = flyerFonts().condensed;
+    const long = fittedFont(g, 'Leve 4 por R$ 18', 70, face, room);
+    expect(long).not.toBe(`bold 70px ${face}`);
+    g.font = long;
+    expect(g.measureText('Leve 4 por R$ 18').width).toBeLessThanOrEqual(room);
+    expect(fittedFont(g, '2/$5', 70, face, room)).toBe(`bold 70px ${face}`);
   });
 
   it('prices multi-buys per item and keeps names in their script', async () => {

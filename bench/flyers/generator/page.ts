@@ -213,7 +213,7 @@ function drawPriceBlock(
     drawText(g, text, {
       x: rtl ? box.x + box.w - 14 : box.x + 14,
       y: baseline,
-      font: rtl ? `bold 60px ${fonts.arabic}` : `bold 70px ${fonts.condensed}`,
+      font: fittedFont(g, text, rtl ? 60 : 70, rtl ? fonts.arabic : fonts.condensed, box.w - 28),
       colour: priceColour,
       rtl,
     });
@@ -337,6 +337,16 @@ interface TextSpec {
 }
 
 /** Draws text from x (its right edge when right-to-left) and returns its width. */
+/**
+ * A bold face at `size`, or smaller when `text` would be wider than `room`: flyers print a price
+ * whole within its tile ("Leve 4 por R$ 18" in a narrow one is set smaller, never cut off).
+ */
+export function fittedFont(g: SKRSContext2D, text: string, size: number, face: string, room: number): string {
+  g.font = `bold ${size}px ${face}`;
+  const width = g.measureText(text).width;
+  return `bold ${width > room ? Math.floor((size * room) / width) : size}px ${face}`;
+}
+
 function drawText(g: SKRSContext2D, text: string, spec: TextSpec): number {
   g.font = spec.font;
   g.fillStyle = spec.colour;
