@@ -498,6 +498,39 @@ describe('layout parser', () => {
     ]);
   });
 
+  describe("a multi-buy set across its whole tile, beside the next tile's price", () => {
+    // A generated Brazilian page (PDF points): "Leve 4 por R$ 18" fills its tile and nearly meets
+    // "R$ 20,49" of the tile beside it. Read as one cell, 18 became the neighbour's price.
+    const names = [
+      ocrAt('Macarrão', 21, 676, 57, 11),
+      ocrAt('Espaguete', 83, 677, 63, 13),
+      ocrAt('500', 21, 696, 18, 8),
+      ocrAt('g', 43, 698, 5, 9),
+      ocrAt('Arroz', 213, 677, 33, 11),
+      ocrAt('Tipo', 249, 676, 26, 14),
+      ocrAt('1', 281, 677, 4, 11),
+      ocrAt('5', 213, 696, 5, 8),
+      ocrAt('kg', 223, 696, 11, 11),
+    ];
+    const prices = (porY: number, porHeight: number) => [
+      ocrAt('Leve', 22, 762, 46, 18),
+      ocrAt('4', 74, 762, 11, 18),
+      ocrAt('por', 94, porY, 32, porHeight),
+      ocrAt('R$', 133, 759, 24, 24),
+      ocrAt('18', 167, 762, 23, 18),
+      ocrAt('R$ 20,49', 213, 744, 89, 37),
+    ];
+    const expected = [
+      ['Macarrão Espaguete', 4.5],
+      ['Arroz Tipo 1', 20.49],
+    ];
+
+    it('ends the multi-buy where the next price begins with its currency sign', () => {
+      const offers = parseLayout([...names, ...prices(762, 18)]);
+      expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual(expected);
+    });
+  });
+
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {
     const offers = parseLayout([
       at('Supermercado La Plaza', 21, 23, 330, 38),

@@ -844,12 +844,24 @@ function toCells(line: LayoutItem[]): Cell[] {
     // that word after digits begins the next price, a neighbouring tile's.
     const nextRightToLeftPrice =
       last !== undefined && isArabicScriptCurrency(item.text) && pending.some((i) => /\d/.test(i.text));
-    if (last && (gap > height * 0.8 || twoPrices || sizeJump || nextRightToLeftPrice)) flush();
+    // A currency sign written before its amount ("R$ 20,49", "$5.99") after an amount begins the
+    // next price: a multi-buy set across its whole tile ("Leve 4 por R$ 18") nearly meets the
+    // neighbouring tile's price.
+    const nextPrefixedPrice =
+      last !== undefined &&
+      gap > height * 0.3 &&
+      PREFIXED_CURRENCY.test(item.text) &&
+      findPrices(cellText(pending)).length > 0;
+    if (last && (gap > height * 0.8 || twoPrices || sizeJump || nextRightToLeftPrice || nextPrefixedPrice))
+      flush();
     pending.push(item);
   }
   flush();
   return cells;
 }
+
+/** A currency printed before its amount: the real, dollars, pounds. */
+const PREFIXED_CURRENCY = /^(?:R|US|C|CA|A)?\$|^£/u;
 
 /**
  * Flyers often print a text twice at the same place (an outline or shadow under the fill): the
