@@ -529,6 +529,11 @@ describe('layout parser', () => {
       const offers = parseLayout([...names, ...prices(762, 18)]);
       expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual(expected);
     });
+
+    it('keeps a word boxed lower by its descenders ("por") on the line', () => {
+      const offers = parseLayout([...names, ...prices(767, 19)]);
+      expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual(expected);
+    });
   });
 
   it("never gives the store's name over the validity line to a price under it (a savings badge)", () => {

@@ -798,7 +798,9 @@ function groupLines(items: readonly LayoutItem[]): LayoutItem[][] {
     if (
       line &&
       ref &&
-      (Math.abs(ref.y + ref.height / 2 - centre) < sameLineTolerance(ref, item) || onBaseline(ref, item))
+      (Math.abs(ref.y + ref.height / 2 - centre) < sameLineTolerance(ref, item) ||
+        onBaseline(ref, item) ||
+        besideLineWord(line, ref, item))
     ) {
       line.push(item);
     } else {
@@ -809,6 +811,24 @@ function groupLines(items: readonly LayoutItem[]): LayoutItem[][] {
 }
 
 const isPrice = (item: LayoutItem) => findPrices(item.text).length > 0;
+
+/**
+ * A word level with a word of the line though its centre is off the line's first item: a word
+ * boxed lower by its descenders ("por" of "Leve 4 por R$ 18", centred under the big price the
+ * line was started by). Within a word's own tolerance, and inside the first item's height by more
+ * than half, so that lines do not drift into the next.
+ */
+function besideLineWord(line: readonly LayoutItem[], ref: LayoutItem, item: LayoutItem): boolean {
+  // OCR's noise (unsure marks off a picture) is no word: let in, it lowered the line's price.
+  if ((item.confidence ?? 1) < NOISE_CONFIDENCE || !/\p{L}{2}/u.test(item.text)) return false;
+  const overlap = Math.min(ref.y + ref.height, item.y + item.height) - Math.max(ref.y, item.y);
+  if (overlap <= item.height * 0.5) return false;
+  const centre = item.y + item.height / 2;
+  return line.some(
+    (other) =>
+      other !== ref && Math.abs(other.y + other.height / 2 - centre) < sameLineTolerance(other, item),
+  );
+}
 
 /**
  * A vertical rule OCR read as a bar: the frame between two tiles, whose names it would otherwise
