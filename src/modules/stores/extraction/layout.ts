@@ -871,7 +871,7 @@ function toCells(line: LayoutItem[]): Cell[] {
       last !== undefined &&
       gap > height * 0.3 &&
       PREFIXED_CURRENCY.test(item.text) &&
-      findPrices(cellText(pending)).length > 0;
+      findPrices(cellText(pending.slice(-PRICE_ITEMS))).length > 0;
     if (last && (gap > height * 0.8 || twoPrices || sizeJump || nextRightToLeftPrice || nextPrefixedPrice))
       flush();
     pending.push(item);
@@ -880,6 +880,11 @@ function toCells(line: LayoutItem[]): Cell[] {
   return cells;
 }
 
+/**
+ * The items a price is looked for among at the end of a cell ("Leve 4 por R$ 18,00"): a hostile
+ * line of thousands of "$" in one cell would otherwise be read again whole at each.
+ */
+const PRICE_ITEMS = 6;
 /** A currency printed before its amount: the real, dollars, pounds. */
 const PREFIXED_CURRENCY = /^(?:R|US|C|CA|A)?\$|^£/u;
 
