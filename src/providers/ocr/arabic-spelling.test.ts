@@ -81,4 +81,18 @@ describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spell
       'گوشت',
     ]);
   });
+
+  it('splits two foods OCR read as one word where the first ends in a letter that does not join', async () => {
+    // After ر (or ا د ز و) a word's end looks like the gap before the next letter's.
+    const persian = new ArabicScriptFoods(['پنیر', 'لیقوان', 'برنج']);
+    expect(persian.joined('پنیرلیقوان')).toBe('پنیر لیقوان');
+    expect(arabic.joined('ارزبسمتي')).toBe('أرز بسمتي');
+    expect(spelledAsFood(word('پنیرلیقوان', 0.84), persian)).toMatchObject({ text: 'پنیر لیقوان' });
+    const read = await new SpellingCorrector().correct([word('پنیرلیقوان')], 'fa', undefined, persian);
+    expect(read.map((w) => w.text)).toEqual(['پنیر لیقوان']);
+    // Not after a letter that joins (two words would show a gap), nor where a part is no food.
+    expect(arabic.joined('بسمتيعدس')).toBeUndefined();
+    expect(persian.joined('پنیرسیب')).toBeUndefined();
+    expect(persian.joined('پنیرلیقوان'.repeat(500))).toBeUndefined();
+  });
 });

@@ -13,6 +13,11 @@ const MIN_LETTERS = 3;
 const FINAL_TAILS = 'رز';
 /** A hostile picture's endless "word" is not looked for among the foods (its work grows with its length squared). */
 const MAX_LETTERS = 24;
+/**
+ * Letters that never join the next one (ا د ذ ر ز ژ و and alef's forms): after them a word's end and
+ * the gap before the next letter look alike, so OCR may read two words as one ("پنیرلیقوان").
+ */
+const NON_JOINING = 'اأإآدذرزژوؤ';
 
 /**
  * The key a word is looked up by: case and marks folded (أ إ آ → ا), and the letters Arabic and
@@ -74,6 +79,23 @@ export class ArabicScriptFoods {
   }
 
   /**
+   * Two foods OCR read as one word, split where the first ends in a letter that does not join
+   * ("پنیرلیقوان" → "پنیر لیقوان"): only when each part is a food as read and one split gives that.
+   */
+  joined(word: string): string | undefined {
+    const letters = [...word];
+    if (letters.length < 2 * MIN_LETTERS || letters.length > MAX_LETTERS) return undefined;
+    const splits: string[] = [];
+    for (let i = MIN_LETTERS; i <= letters.length - MIN_LETTERS; i += 1) {
+      if (!NON_JOINING.includes(letters[i - 1]!)) continue;
+      const first = this.#byKey.get(arabicScriptKey(letters.slice(0, i).join('')));
+      const second = this.#byKey.get(arabicScriptKey(letters.slice(i).join('')));
+      if (first && second) splits.push(`${first} ${second}`);
+    }
+    return splits.length === 1 ? splits[0] : undefined;
+  }
+
+  /**
    * The letters a read one may stand for: all of its stroke's on long words, Persian's marked ones
    * on any; and at a long word's end, the yeh whose tail OCR read as a reh once it lost its dots.
    */
@@ -93,7 +115,7 @@ export function spelledAsFood(word: OcrWord, foods: ArabicScriptFoods): OcrWord 
   const parts = /^([^\p{L}\d]*)([\p{Script=Arabic}\u200c]+)([^\p{L}\d]*)$/u.exec(word.text);
   if (!parts) return undefined;
   const [, before, read, after] = parts as unknown as [string, string, string, string];
-  const food = foods.spelling(read);
+  const food = foods.spelling(read) ?? foods.joined(read);
   if (!food) return undefined;
   const exact = arabicScriptKey(food) === arabicScriptKey(read);
   // A food the flyer printed is likelier right than OCR's doubt says; one a dot away a little less.
