@@ -95,4 +95,13 @@ describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spell
     expect(persian.joined('پنیرسیب')).toBeUndefined();
     expect(persian.joined('پنیرلیقوان'.repeat(500))).toBeUndefined();
   });
+
+  it('drops an alef OCR glued before a food from a stroke beside it, only when the rest is a food', () => {
+    const persian = new ArabicScriptFoods(['خرما', 'انار', 'نار']);
+    expect(persian.spelling('اخرما')).toBe('خرما');
+    expect(persian.spelling('انار')).toBe('انار'); // a food as read keeps its alef
+    expect(spelt('اعدس')).toBe('عدس');
+    expect(spelt('اعد')).toBeUndefined(); // the rest too short to be a food
+    expect(spelt('اسمتي')).toBeUndefined(); // no food without the alef
+  });
 });

@@ -66,6 +66,10 @@ export class ArabicScriptFoods {
         if (food) near.add(food);
       }
     });
+    // A stray upright stroke before the word (a tile's edge, a bar) read as an alef ("اخرما"): an
+    // alef joins no letter after it, so OCR glues it on. Only where the rest is a food as read.
+    const unglued = letters[0] === 'ا' ? this.#byKey.get(letters.slice(1).join('')) : undefined;
+    if (unglued && letters.length > MIN_LETTERS) near.add(unglued);
     // A tooth merged into its neighbour ("بسمي" for "بسمتي"): on longer words only.
     if (near.size === 0 && letters.length >= MIN_SUBSTITUTED_LETTERS) {
       for (let i = 1; i < letters.length; i += 1) {
