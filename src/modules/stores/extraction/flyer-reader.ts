@@ -1,5 +1,6 @@
 import type { OcrDocument, OcrEngine } from '../../../providers/ocr/ocr.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
+import { withMisreadCurrencies } from './arabic-currency.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
 import {
   fixOcrWords,
@@ -180,7 +181,9 @@ export class FlyerReader implements FlyerSource {
       }
     }
     // The repairs below compare words pairwise: a hostile image's thousands of words are cut first.
-    return harmoniseArabicScript(joinRaisedCents(joinSplitDigits(fixOcrWords(largestItems(items)))));
+    return withMisreadCurrencies(
+      harmoniseArabicScript(joinRaisedCents(joinSplitDigits(fixOcrWords(largestItems(items))))),
+    );
   }
 }
 

@@ -18,8 +18,20 @@ export interface PriceToken {
 
 const CURRENCY = '[€$£]';
 /** Currency words of Arabic-script flyers, after the amount ("١٥ درهم"). */
-const ARABIC_SCRIPT_CURRENCY =
-  '(?:درهم|دراهم|ريال|ریال|دينار|دینار|جنيه|تومان|ليرة|يورو|یورو)(?![\u0600-\u06ff])';
+export const ARABIC_SCRIPT_CURRENCY_WORDS = [
+  'درهم',
+  'دراهم',
+  'ريال',
+  'ریال',
+  'دينار',
+  'دینار',
+  'جنيه',
+  'تومان',
+  'ليرة',
+  'يورو',
+  'یورو',
+] as const;
+const ARABIC_SCRIPT_CURRENCY = `(?:${ARABIC_SCRIPT_CURRENCY_WORDS.join('|')})(?![\u0600-\u06ff])`;
 
 /** A word that is an Arabic-script currency ("درهم"), which follows its amount: on the page, left of it. */
 export function isArabicScriptCurrency(word: string): boolean {
