@@ -64,8 +64,9 @@ export interface OcrEngine {
   /** Runs of glyphs at least `minHeight` tall on one baseline, found from the ink (big prices). */
   findTallGlyphRuns?(image: Buffer, minHeight: number): Promise<ImageRegion[]>;
   /**
-   * Loads what every page needs (models, workers) before the first page, so that a worker's first
-   * flyer does not wait for it; a page's language and dictionary still load when first met.
+   * Loads what every page needs (models, workers, spelling dictionaries) before the first page, so
+   * that a worker's first flyer does not wait for it; a page's language model still loads when
+   * first met.
    */
   warmUp?(): Promise<void>;
   close(): Promise<void>;

@@ -17,6 +17,8 @@ const PACKAGES: Record<SpellingLanguage, string> = {
   fa: 'dictionary-fa',
 };
 
+export const SPELLING_LANGUAGES = Object.keys(PACKAGES) as SpellingLanguage[];
+
 /** OCR loses marks more than it adds them: each letter as read, and the marked ones it may have lost. */
 const PERSIAN_MARK_LOST: Record<string, string> = {
   ک: 'گ',
@@ -73,6 +75,11 @@ export class SpellingCorrector {
       foodAmongSeveral: language !== 'en',
     };
     return words.flatMap((word) => correctWord(word, page));
+  }
+
+  /** The language's dictionary read now rather than at a page's first use of it. */
+  async load(language: SpellingLanguage): Promise<void> {
+    await this.#dictionary(language);
   }
 
   #dictionary(language: SpellingLanguage): Promise<HunspellDictionary> {

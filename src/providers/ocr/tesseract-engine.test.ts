@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { SPELLING_LANGUAGES, SpellingCorrector } from './spelling.ts';
 import { isPersian, pageLanguage, TesseractEngine } from './tesseract-engine.ts';
 import type { OcrDocument, OcrWord } from './ocr.ts';
 
@@ -147,13 +148,23 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     60_000,
   );
 
-  it('loads its models before the first page (a worker as it starts), then reads and closes', async () => {
-    const warmed = new TesseractEngine();
+  it('loads its models, dictionaries and foods before the first page (a worker as it starts), then reads and closes', async () => {
+    const load = vi.spyOn(SpellingCorrector.prototype, 'load');
+    const asked = new Set<string>();
+    const warmed = new TesseractEngine({
+      preferredSpellings: (language) => {
+        asked.add(language);
+        return language === 'en' ? ['strawberries'] : [];
+      },
+    });
     try {
       await Promise.all([warmed.warmUp(), warmed.warmUp()]);
+      expect(new Set(load.mock.calls.map(([language]) => language))).toEqual(new Set(SPELLING_LANGUAGES));
+      expect(asked).toEqual(new Set(['en', 'pt', 'es', 'fr', 'de', 'ar', 'fa']));
       const words = await warmed.recognize(page(['Fresh Strawberries 2 lb'], LATIN_FACE, false));
       expect(words.map((w) => w.text).join(' ')).toMatch(/Strawberries/);
     } finally {
+      load.mockRestore();
       await warmed.close();
     }
   }, 60_000);

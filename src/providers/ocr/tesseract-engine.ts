@@ -26,7 +26,13 @@ import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { withFoodsHeadingNames } from './persian-names.ts';
-import { PreferredSpellings, SpellingCorrector, spelledAsFoods, type SpellingLanguage } from './spelling.ts';
+import {
+  PreferredSpellings,
+  SPELLING_LANGUAGES,
+  SpellingCorrector,
+  spelledAsFoods,
+  type SpellingLanguage,
+} from './spelling.ts';
 import { decodedPicture } from './picture.ts';
 
 const require = createRequire(import.meta.url);
@@ -212,9 +218,20 @@ export class TesseractEngine implements OcrEngine {
     return findTallGlyphRuns(image, minHeight);
   }
 
-  /** The page reader, the digit reader and both ONNX models, loaded side by side. */
+  /**
+   * The page reader, the digit reader and both ONNX models, loaded side by side; then every spelling
+   * dictionary and food list, which a page would otherwise load when it is the first in its
+   * language (Portuguese's dictionary alone took 1.0–1.3 s of a first page).
+   */
   async warmUp(): Promise<void> {
     await Promise.all([this.#latinWorker(), this.#digitsWorker(), this.#lines.load(), this.#prices.load()]);
+    for (const language of SPELLING_LANGUAGES) {
+      await spelling.load(language);
+      this.#preferredIn(language);
+    }
+    this.#preferredIn('de');
+    this.#foodsIn('ar');
+    this.#foodsIn('fa');
   }
 
   /** Foods' spellings in `language`. */
