@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { practicePage } from './practice-page.ts';
 import { SPELLING_LANGUAGES, SpellingCorrector } from './spelling.ts';
 import { isPersian, pageLanguage, TesseractEngine } from './tesseract-engine.ts';
 import type { OcrDocument, OcrWord } from './ocr.ts';
@@ -157,9 +158,12 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
         return language === 'en' ? ['strawberries'] : [];
       },
     });
+    const practised = vi.spyOn(warmed, 'recognize');
     try {
       await Promise.all([warmed.warmUp(), warmed.warmUp()]);
       expect(new Set(load.mock.calls.map(([language]) => language))).toEqual(new Set(SPELLING_LANGUAGES));
+      // Each warm-up reads the two practice pages through every step.
+      expect(practised).toHaveBeenCalledTimes(4);
       expect(asked).toEqual(new Set(['en', 'pt', 'es', 'fr', 'de', 'ar', 'fa']));
       const words = await warmed.recognize(page(['Fresh Strawberries 2 lb'], LATIN_FACE, false));
       expect(words.map((w) => w.text).join(' ')).toMatch(/Strawberries/);
@@ -167,6 +171,15 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
       load.mockRestore();
       await warmed.close();
     }
+  }, 60_000);
+
+  it('reads its practice pages as flyer lines, in Latin and in Arabic script', async () => {
+    const latin = (await engine.recognize(practicePage('latin'))).map((w) => w.text).join(' ');
+    expect(latin).toMatch(/Chicken/);
+    expect(latin).toMatch(/3\.99/);
+    const arabic = (await engine.recognize(practicePage('arabic'))).map((w) => w.text).join(' ');
+    expect(arabic).toMatch(/لیقوان|ليقوان/);
+    expect(arabic).toMatch(/7\.99/);
   }, 60_000);
 
   it("reads a document's next pages in the language found on its first", async () => {

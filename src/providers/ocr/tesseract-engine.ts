@@ -34,6 +34,7 @@ import {
   type SpellingLanguage,
 } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
+import { practicePage } from './practice-page.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -219,12 +220,19 @@ export class TesseractEngine implements OcrEngine {
   }
 
   /**
-   * The page reader, the digit reader and both ONNX models, loaded side by side; then every spelling
-   * dictionary and food list, which a page would otherwise load when it is the first in its
-   * language (Portuguese's dictionary alone took 1.0–1.3 s of a first page).
+   * The page reader, the Arabic-script reader, the digit reader and both ONNX models, loaded side
+   * by side; then every spelling dictionary and food list, which a page would otherwise load when it
+   * is the first in its language (Portuguese's dictionary alone took 1.0–1.3 s of a first page);
+   * then a practice page read through every step, and one in Arabic script by its reader.
    */
   async warmUp(): Promise<void> {
-    await Promise.all([this.#latinWorker(), this.#digitsWorker(), this.#lines.load(), this.#prices.load()]);
+    await Promise.all([
+      this.#latinWorker(),
+      this.#arabicWorker(),
+      this.#digitsWorker(),
+      this.#lines.load(),
+      this.#prices.load(),
+    ]);
     for (const language of SPELLING_LANGUAGES) {
       await spelling.load(language);
       this.#preferredIn(language);
@@ -232,6 +240,8 @@ export class TesseractEngine implements OcrEngine {
     this.#preferredIn('de');
     this.#foodsIn('ar');
     this.#foodsIn('fa');
+    await this.recognize(practicePage('latin'));
+    await this.recognize(practicePage('arabic'));
   }
 
   /** Foods' spellings in `language`. */
