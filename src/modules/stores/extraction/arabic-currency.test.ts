@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ocrWord as word } from '../../../../test/support/ocr-words.ts';
 import { withMisreadCurrencies } from './arabic-currency.ts';
 import { parseLayout, type LayoutItem } from './layout.ts';
-
-const word = (text: string, x: number, y: number, width: number, height: number): LayoutItem => ({
-  text,
-  x,
-  y,
-  width,
-  height,
-  confidence: 0.9,
-});
 const texts = (items: LayoutItem[]) => items.map((i) => i.text);
 
 /** A generated ar-AE tile as OCR read it: "٢ حبة ٨ درهم" in display type, its "درهم" read "درجم". */
