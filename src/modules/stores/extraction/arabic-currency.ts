@@ -17,12 +17,15 @@ const MIN_SHARED_HEIGHT = 0.5;
  * A word anywhere else is left as read.
  */
 export function withMisreadCurrencies(items: readonly LayoutItem[]): LayoutItem[] {
+  // Found once: a hostile page's thousands of near-currency words each look at amounts only.
+  let amounts: LayoutItem[] | undefined;
   return items.map((item) => {
     const text = item.text.trim();
     if (!ARABIC_WORD.test(text) || isArabicScriptCurrency(text)) return item;
     const currency = onlyLetterAway(text);
-    if (!currency || !items.some((other) => isAmountAfter(other, item))) return item;
-    return { ...item, text: currency };
+    if (!currency) return item;
+    amounts ??= items.filter((other) => AMOUNT.test(other.text.trim()));
+    return amounts.some((amount) => isAmountAfter(amount, item)) ? { ...item, text: currency } : item;
   });
 }
 
@@ -36,9 +39,8 @@ function onlyLetterAway(text: string): string | undefined {
   return new Set(near.map(inArabicForms)).size === 1 ? near[0] : undefined;
 }
 
-/** `amount` is a number on `word`'s line, just right of it (the currency follows its amount). */
+/** `amount` is on `word`'s line, just right of it (the currency follows its amount). */
 function isAmountAfter(amount: LayoutItem, word: LayoutItem): boolean {
-  if (!AMOUNT.test(amount.text.trim())) return false;
   const gap = amount.x - (word.x + word.width);
   const shared = Math.min(amount.y + amount.height, word.y + word.height) - Math.max(amount.y, word.y);
   return (
