@@ -173,14 +173,22 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
     }
   }, 60_000);
 
-  it('reads its practice pages as flyer lines, in Latin and in Arabic script', async () => {
+  it('reads its Latin practice page as flyer lines', async () => {
     const latin = (await engine.recognize(practicePage('latin'))).map((w) => w.text).join(' ');
     expect(latin).toMatch(/Chicken/);
     expect(latin).toMatch(/3\.99/);
-    const arabic = (await engine.recognize(practicePage('arabic'))).map((w) => w.text).join(' ');
-    expect(arabic).toMatch(/لیقوان|ليقوان/);
-    expect(arabic).toMatch(/7\.99/);
   }, 60_000);
+
+  // The practice page draws with the system's Arabic face; without it, it is boxes.
+  it.runIf(existsSync(ARABIC_FACE))(
+    'reads its Arabic-script practice page as flyer lines',
+    async () => {
+      const arabic = (await engine.recognize(practicePage('arabic'))).map((w) => w.text).join(' ');
+      expect(arabic).toMatch(/لیقوان|ليقوان/);
+      expect(arabic).toMatch(/7\.99/);
+    },
+    60_000,
+  );
 
   it("reads a document's next pages in the language found on its first", async () => {
     const document: OcrDocument = {};
