@@ -142,6 +142,35 @@ describe('price and unit recognition', () => {
   });
 
   it.each([
+    // As typed (a text layer's string, in reading order) and as OCR places the words on the page.
+    'بدون البطاقة 39.19 درهم',
+    'درهم 39.19 البطاقة بدون',
+    'السعر السابق 21.39 درهم',
+    'درهم 21.39 السابق السعر',
+    'قیمت قبلی 9,09 €',
+    '€ 9,09 قبلی قیمت',
+    '€ 9,09 قبلی قيست', // OCR's م read as س, and the Arabic yeh
+    'بدون کارت 4,29 €',
+    '€ 4,29 کارت بدون',
+  ])('marks the price of the Arabic-script note "%s" as the regular one', (text) => {
+    expect(findPrices(text, true).map((p) => p.marked)).toEqual(['old']);
+  });
+
+  it.each(['وفر 3.00 درهم', 'درهم 3.00 وفر', 'تخفیف 2,00 €', '€ 2,00 تخفیف'])(
+    'reads no price in the Arabic-script saving "%s"',
+    (text) => {
+      expect(findPrices(text, true)).toEqual([]);
+    },
+  );
+
+  it.each(['با تخفیف 5,00 €', '€ 5,00 تخفیف با', 'درهم 15.49', 'بدون البطاقة', 'درهم 26.99 البطاقة'])(
+    'reads "%s" as it is: a price with the discount, or no note beside the amount',
+    (text) => {
+      expect(findPrices(text, true).every((p) => p.marked === undefined)).toBe(true);
+    },
+  );
+
+  it.each([
     ['1.99/kg', 'per kg'],
     ['per lb', 'per lb'],
     ['je 100 g', 'per 100 g'],
@@ -253,6 +282,41 @@ describe('layout parser', () => {
       ['Macarrão Espaguete', 5.29, 6.49],
       ['Macarrão Espaguete', 2.99, 3.49],
       ['Macarrão Espaguete', 2.99, 3.49],
+    ]);
+  });
+
+  it('lists no Arabic tile whose only price read is its price without the card', () => {
+    // Generated ar-AE: the big "٢٦.٩٩ درهم" lay under a photo's shape; OCR read its cents alone.
+    const offers = parseLayout([
+      ocrAt('زيت', 546, 218, 28, 13),
+      ocrAt('زيتون', 505, 218, 36, 13),
+      ocrAt('البطاقة', 512, 254, 35, 12),
+      ocrAt('39.19', 482, 256, 26, 8),
+      ocrAt('درهم', 454, 257, 24, 11),
+      ocrAt('بدون', 551, 258, 24, 9),
+      ocrAt('99', 445, 298, 35, 24),
+    ]);
+    expect(offers).toEqual([]);
+  });
+
+  it("keeps an Arabic tile's price when a saving badge of the tile under it is read", () => {
+    // "وفر ٣.٠٠ درهم" (save 3.00) is set on the next tile's photo, between the two prices.
+    const offers = parseLayout([
+      ocrAt('دجاج', 254, 540, 32, 17),
+      ocrAt('طازج', 217, 540, 32, 17),
+      ocrAt('درهم', 22, 566, 76, 59),
+      ocrAt('15.49', 109, 585, 73, 24),
+      ocrAt('كيلو', 190, 592, 24, 20),
+      ocrAt('وفر', 92, 650, 21, 22),
+      ocrAt('3.00', 66, 650, 21, 22),
+      ocrAt('درهم', 29, 652, 84, 20),
+      ocrAt('عدس', 249, 715, 37, 11),
+      ocrAt('8.29', 108, 757, 67, 24),
+      ocrAt('درهم', 22, 759, 76, 37),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['دجاج طازج', 15.49, 15.49],
+      ['عدس', 8.29, 8.29],
     ]);
   });
 

@@ -102,6 +102,60 @@ const SAVING_MARK_RE =
   /(?:\b(?:save|you save|ahorra|ahorre|ahorro|sparen|spare|economize|economia|risparmi|risparmia)|[ée]conomi[sz]e[zr]?)\s*:?\s*(?:up to|jusqu'?[àa]|hasta|bis zu|at[ée]|fino a)?\s*(?:R\s*)?$/iu;
 const NEW_MARK_RE = /\b(?:now|jetzt|nur|only|sale|aktion|angebot)\s*:?\s*$/i;
 
+/** No Arabic-script letter on that side: JavaScript's \b knows ASCII letters only. */
+const RTL_EDGE = String.raw`(?<![\u0600-\u06ff])`;
+const RTL_END = String.raw`(?![\u0600-\u06ff])`;
+/**
+ * Arabic and Persian words before a regular price, in reading order: "بدون البطاقة" and "بدون کارت"
+ * (without the card), "السعر السابق", "السعر القديم", "السعر الأصلي", "قیمت قبلی", "قیمت اصلی"
+ * (the former, original price; OCR reads قیمت's م as س, and either yeh), "بدلاً من" (instead of).
+ */
+const RTL_OLD_WORDS = [
+  String.raw`بدون\s*(?:ال)?بطاق[ةه]`,
+  String.raw`بدون\s*[کك]ارت`,
+  String.raw`السعر\s*(?:السابق|القديم|الأصلي|الاصلي)`,
+  String.raw`ق[یي][مس]ت\s*(?:قبل[یي]|اصل[یي])`,
+  String.raw`بدلا[ًً]?\s*من`,
+];
+/**
+ * Arabic and Persian words before a saving ("وفر ٣ درهم": save 3 dirhams; "توفير", "تخفیف ۲ €":
+ * a discount of 2 €), which is neither the offer's price nor its regular one. "با تخفیف" (with the
+ * discount) and "بعد الخصم" (after the discount) name the price paid, and are not these words.
+ */
+const RTL_SAVING_WORDS = [
+  String.raw`وفر`,
+  String.raw`وفّر`,
+  String.raw`توفير`,
+  String.raw`(?<!با\s*)تخف[یي]ف`,
+];
+/**
+ * A right-to-left line's words come two ways: in reading order (a text layer's string: the words,
+ * then the amount) and in their places on the page (OCR's words of a line with digits, left to
+ * right: the amount, then the words, each word's order reversed).
+ */
+const reversedWords = (pattern: string) =>
+  pattern.includes('\\s*') ? pattern.split('\\s*').reverse().join('\\s*') : pattern;
+const rtlBefore = (words: string[]) =>
+  new RegExp(String.raw`${RTL_EDGE}(?:${words.join('|')})${RTL_END}\s*:?\s*$`, 'u');
+const rtlAfter = (words: string[]) =>
+  new RegExp(String.raw`^\s*:?\s*${RTL_EDGE}(?:${words.map(reversedWords).join('|')})${RTL_END}`, 'u');
+const RTL_OLD_BEFORE = rtlBefore(RTL_OLD_WORDS);
+const RTL_OLD_AFTER = rtlAfter(RTL_OLD_WORDS);
+const RTL_SAVING_BEFORE = rtlBefore(RTL_SAVING_WORDS);
+/** In the page's order "با" stands after "تخفیف": a price "with the discount". */
+const RTL_SAVING_AFTER = new RegExp(
+  String.raw`^\s*:?\s*${RTL_EDGE}(?:وفر|وفّر|توفير|تخف[یي]ف(?!\s*با${RTL_END}))${RTL_END}`,
+  'u',
+);
+
+/** What the words beside an amount (`before` and `after` it in the text) say it is. */
+function markOf(before: string, after: string): 'old' | 'new' | 'saving' | undefined {
+  if (SAVING_MARK_RE.test(before) || RTL_SAVING_BEFORE.test(before) || RTL_SAVING_AFTER.test(after))
+    return 'saving';
+  if (OLD_MARK_RE.test(before) || RTL_OLD_BEFORE.test(before) || RTL_OLD_AFTER.test(after)) return 'old';
+  return NEW_MARK_RE.test(before) ? 'new' : undefined;
+}
+
 function amountOf(raw: string): number {
   const cleaned = raw.replace(/[,.](?:-{1,2}|–)$/, '').replace(',', '.');
   return Number(cleaned);
@@ -174,9 +228,8 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const end = start + match[0].length;
     if (taken.some(([a, b]) => start < b && end > a)) continue;
     taken.push([start, end]);
-    const before = clean.slice(Math.max(0, start - 24), start);
-    if (SAVING_MARK_RE.test(before)) continue;
-    const marked = OLD_MARK_RE.test(before) ? 'old' : NEW_MARK_RE.test(before) ? 'new' : undefined;
+    const marked = markOf(clean.slice(Math.max(0, start - 24), start), clean.slice(end, end + 24));
+    if (marked === 'saving') continue;
     tokens.push({ value: round2(Number(match[1]) / 100), start, end, marked });
   }
   for (const match of clean.matchAll(PRICE_RE)) {
@@ -188,9 +241,8 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const raw = match[2] ?? match[3] ?? match[5] ?? '';
     const value = amountOf(raw);
     if (!(value > 0) || value >= 10_000) continue;
-    const before = clean.slice(Math.max(0, start - 24), start);
-    if (SAVING_MARK_RE.test(before)) continue;
-    const marked = OLD_MARK_RE.test(before) ? 'old' : NEW_MARK_RE.test(before) ? 'new' : undefined;
+    const marked = markOf(clean.slice(Math.max(0, start - 24), start), clean.slice(end, end + 24));
+    if (marked === 'saving') continue;
     tokens.push({ value, start, end, marked });
   }
   return tokens.sort((a, b) => a.start - b.start);
