@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArabicScriptFoods, foodWithLostMark } from './arabic-spelling.ts';
 import type { OcrWord } from './ocr.ts';
-import { withFoodsHeadingNames } from './persian-names.ts';
+import { withFoodsHeadingNames, withoutUnreadQualifiers } from './persian-names.ts';
 
 /** Words as OCR boxed them on a generated Persian flyer (x of the left edge, right to left). */
 const at = (text: string, x: number, y: number, width = 60, height = 30): OcrWord => ({
@@ -43,5 +43,42 @@ describe('Persian dictionary words that are a food but for a mark OCR lost', () 
   it('keeps a word of another line out of the name line', () => {
     const twoLines = [at('جاى', 542, 388, 55), at('500', 540, 440, 50)];
     expect(texts(withFoodsHeadingNames(twoLines, foods))[0]).toBe('چای');
+  });
+});
+
+describe('Arabic-script qualifiers OCR could not read', () => {
+  const unread = (text: string, x: number, y: number, width = 60, height = 30): OcrWord => ({
+    ...at(text, x, y, width, height),
+    confidence: 0.05,
+  });
+
+  it('drops an unread word after a food read surely at the head of a name line', () => {
+    // Generated fa-DE: "چای ایرانی" (Iranian tea) with a photo's shape across "ایرانی".
+    const tile = [
+      at('چای', 260, 358, 26, 16),
+      unread('ابرلظ', 224, 356, 31, 20),
+      at('7.73', 24, 412, 73, 28),
+    ];
+    expect(texts(withoutUnreadQualifiers(tile, foods))).toEqual(['چای', '7.73']);
+  });
+
+  it('keeps the word when the head is no food, is read unsurely, or is the unread word itself', () => {
+    const noFood = [at('ابریشم', 260, 358), unread('ابرلظ', 190, 358)];
+    expect(texts(withoutUnreadQualifiers(noFood, foods))).toEqual(['ابریشم', 'ابرلظ']);
+    const unsureHead = [{ ...at('چای', 260, 358), confidence: 0.4 }, unread('ابرلظ', 190, 358)];
+    expect(texts(withoutUnreadQualifiers(unsureHead, foods))).toHaveLength(2);
+    const headUnread = [unread('ابرلظ', 260, 358), at('چای', 190, 358)];
+    expect(texts(withoutUnreadQualifiers(headUnread, foods))).toHaveLength(2);
+  });
+
+  it('keeps an unread word that is a food a letter away, one beside a quantity, and one in a sentence', () => {
+    const food = [at('گوشت', 260, 358), unread('برنچ', 190, 358)];
+    expect(texts(withoutUnreadQualifiers(food, foods))).toEqual(['گوشت', 'برنچ']);
+    const pack = [at('چای', 260, 358), unread('ابرلظ', 190, 358), at('۵۰۰', 130, 358, 50)];
+    expect(texts(withoutUnreadQualifiers(pack, foods))).toContain('ابرلظ');
+    const sentence = ['چای', 'ابرلظ', 'در', 'سبد', 'خرید'].map((t, i) =>
+      i === 1 ? unread(t, 1100 - i * 70, 200) : at(t, 1100 - i * 70, 200),
+    );
+    expect(texts(withoutUnreadQualifiers(sentence, foods))).toContain('ابرلظ');
   });
 });

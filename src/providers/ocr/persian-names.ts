@@ -1,4 +1,4 @@
-import { type ArabicScriptFoods, foodWithLostMark } from './arabic-spelling.ts';
+import { type ArabicScriptFoods, arabicScriptKey, foodWithLostMark } from './arabic-spelling.ts';
 import type { OcrWord } from './ocr.ts';
 
 /** A name line's words stand closer than this many of their height apart. */
@@ -31,6 +31,39 @@ export function withFoodsHeadingNames(words: readonly OcrWord[], foods: ArabicSc
 }
 
 const FOOD_NAME = 0.7;
+
+/** OCR's doubt about a word it could not read at all (a photo's shape across it): ~0. */
+const UNREAD = 0.2;
+/** A word read surely. */
+const SURE = 0.6;
+
+/**
+ * An Arabic or Persian name heads with its noun, what the product is ("چای ایرانی": tea, Iranian),
+ * and qualifies it after, on its left. A qualifier OCR could not read at all ("چای ابرلظ", its
+ * confidence ~0, no food a letter from it) is dropped when a food read surely heads the line: the
+ * head still names the product, where the garbled word would make the whole name wrong. A word
+ * that is itself a food, or a line headed by no food, is left as read.
+ */
+export function withoutUnreadQualifiers(words: readonly OcrWord[], foods: ArabicScriptFoods): OcrWord[] {
+  let weighed = 0;
+  const dropped = new Set<OcrWord>();
+  for (const word of words) {
+    if (weighed >= MAX_CANDIDATES) break;
+    if (word.confidence >= UNREAD || !/^[\p{Script=Arabic}\u200c]+$/u.test(word.text)) continue;
+    weighed += 1;
+    if (foods.spelling(word.text)) continue;
+    const line = lineAround(word, words);
+    if (line.length > MAX_NAME_WORDS || line.some((w) => /[\p{N}]/u.test(w.text))) continue;
+    const head = line.reduce((a, b) => (b.x + b.width > a.x + a.width ? b : a));
+    if (head !== word && head.confidence >= SURE && isFoodAsRead(head.text, foods)) dropped.add(word);
+  }
+  return dropped.size > 0 ? words.filter((w) => !dropped.has(w)) : [...words];
+}
+
+function isFoodAsRead(text: string, foods: ArabicScriptFoods): boolean {
+  const food = foods.spelling(text);
+  return food !== undefined && arabicScriptKey(food) === arabicScriptKey(text);
+}
 
 /** The words on `word`'s line that follow one another from it at most WORD_GAP heights apart. */
 function lineAround(word: OcrWord, words: readonly OcrWord[]): OcrWord[] {

@@ -25,7 +25,7 @@ import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
-import { withFoodsHeadingNames } from './persian-names.ts';
+import { withFoodsHeadingNames, withoutUnreadQualifiers } from './persian-names.ts';
 import {
   PreferredSpellings,
   SPELLING_LANGUAGES,
@@ -163,11 +163,11 @@ export class TesseractEngine implements OcrEngine {
       const read = await withArabicIndicPrices(image, words);
       const persian = isPersian(read);
       const foods = this.#foodsIn(persian ? 'fa' : 'ar');
-      if (persian) {
-        const spelt = await spelling.correct(read, 'fa', undefined, foods);
-        return foods ? withFoodsHeadingNames(spelt, foods) : spelt;
-      }
-      return foods ? read.map((word) => spelledAsFood(word, foods) ?? word) : read;
+      if (!foods) return persian ? spelling.correct(read, 'fa') : read;
+      const spelt = persian
+        ? withFoodsHeadingNames(await spelling.correct(read, 'fa', undefined, foods), foods)
+        : read.map((word) => spelledAsFood(word, foods) ?? word);
+      return withoutUnreadQualifiers(spelt, foods);
     }
     // The lines read again may show the language where the page reading did not.
     const found = pageLanguage(words);
