@@ -73,7 +73,7 @@ describe('OCR words checked against the page language', () => {
   const withFoods = async (
     texts: string[],
     foods: PreferredSpellings,
-    { language = 'pt', confidence = 0.5 }: { language?: 'pt' | 'en' | 'fr'; confidence?: number } = {},
+    { language = 'pt', confidence = 0.5 }: { language?: 'pt' | 'en' | 'fr' | 'es'; confidence?: number } = {},
   ) =>
     (
       await spelling.correct(
@@ -175,6 +175,26 @@ describe('OCR words checked against the page language', () => {
     expect(await withFoods(['Agiicar'], foods, { confidence: 0.9 })).toEqual([['Agiicar', 0.9]]);
     const twins = new PreferredSpellings(['açúcar', 'agucar']);
     expect(await withFoods(['Agiicar'], twins)).toEqual([['Agriçar', 0.7]]);
+  });
+
+  it('reads back a "ç" OCR read as "g" however sure, where that makes a food, keeping the flyer\'s spelling', async () => {
+    // Real jvargas flyer: "Maça Fuji" (its spelling of "maçã"), read "Maga", which Portuguese holds.
+    const foods = new PreferredSpellings(['maçã', 'açúcar', 'figo', 'manga']);
+    expect(await withFoods(['Maga', 'MAGÃ', 'Agucar'], foods, { confidence: 0.95 })).toEqual([
+      ['Maça', 0.95],
+      ['MAÇÃ', 0.95],
+      ['Açucar', 0.95],
+    ]);
+    expect(await withFoods(['Maga'], foods, { language: 'fr', confidence: 0.95 })).toEqual([['Maça', 0.95]]);
+    // A food as read, a word that makes no food, Spanish (no "ç"), and two foods: left as read.
+    expect(await withFoods(['Figo', 'Manga', 'Pago'], foods, { confidence: 0.95 })).toEqual([
+      ['Figo', 0.95],
+      ['Manga', 0.95],
+      ['Pago', 0.95],
+    ]);
+    expect(await withFoods(['Maga'], foods, { language: 'es', confidence: 0.95 })).toEqual([['Maga', 0.95]]);
+    const twins = new PreferredSpellings(['maçag', 'magaç']);
+    expect(await withFoods(['Magag'], twins, { confidence: 0.95 })).toEqual([['Magag', 0.95]]);
   });
 
   it('mends a long word OCR was sure of only into the one food a letter away', async () => {

@@ -73,6 +73,7 @@ export class SpellingCorrector {
       stressMarked: STRESS_MARKED.has(language),
       // US flyers print Spanish names a letter from several English words, one a food ("Carne").
       foodAmongSeveral: language !== 'en',
+      cedilla: CEDILLA_WRITTEN.has(language),
     };
     return words.flatMap((word) => correctWord(word, page));
   }
@@ -235,6 +236,8 @@ interface PageSpelling {
   stressMarked: boolean;
   /** Whether a food may be taken among several words a letter away. */
   foodAmongSeveral: boolean;
+  /** Whether the language writes "ç" (Portuguese, French), which display faces make OCR read "g". */
+  cedilla: boolean;
 }
 
 /**
@@ -243,6 +246,7 @@ interface PageSpelling {
  * the verb form the dictionary also holds ("perola": pearls, of "perolar").
  */
 const STRESS_MARKED = new Set<SpellingLanguage>(['pt', 'es']);
+const CEDILLA_WRITTEN = new Set<SpellingLanguage>(['pt', 'fr']);
 /** A word OCR was sure of is mended only when this long, and only into a food. */
 const SURE_MENDED_LETTERS = 8;
 /** An unsure word this long may become the one food two letters away ("Espaguetll"). */
@@ -265,6 +269,8 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   // ("mais", but, beside "maïs", maize).
   const food = asRead?.stem || folded.length < MIN_CONFIRMED_LETTERS ? undefined : preferred.spelling(folded);
   if (food) return [spelt(food, SPELT)];
+  const cedilla = page.cedilla ? cedillaRestored(core, folded, preferred) : undefined;
+  if (cedilla) return [confirmed({ ...word, text: before + cedilla + after }, folded, CORRECTED)];
   const stressed = asRead && page.stressMarked ? stressedNoun(asRead, same) : undefined;
   if (stressed) return [spelt(stressed, SPELT)];
   if (asRead) return [confirmed(word, folded, SPELT)];
@@ -325,6 +331,21 @@ function foodThroughConfusions(folded: string, preferred: PreferredSpellings): s
   };
   undo(folded, 0, MAX_GLYPH_CONFUSIONS);
   return foods.size === 1 ? [...foods][0] : undefined;
+}
+
+/**
+ * A "ç" whose cedilla OCR took for a tail reads "g", however sure, and the word may then be one
+ * the dictionary holds ("Maga" for "Maça", the flyer's own spelling of "maçã"): a word that is no
+ * food as read, but a food (accents aside) with one "g" read as "ç", is the food as printed. Only
+ * that letter changes: the flyer's spelling is kept, accents and all.
+ */
+function cedillaRestored(core: string, folded: string, preferred: PreferredSpellings): string | undefined {
+  if (!/g/iu.test(core) || preferred.spelling(folded)) return undefined;
+  const restored = [...core.matchAll(/g/giu)].flatMap(({ index }) => {
+    const respelt = core.slice(0, index) + (core[index] === 'G' ? 'Ç' : 'ç') + core.slice(index + 1);
+    return preferred.spelling(fold(respelt)) ? [respelt] : [];
+  });
+  return restored.length === 1 ? restored[0] : undefined;
 }
 
 /**
