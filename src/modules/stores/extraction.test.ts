@@ -285,6 +285,47 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('reads a display price OCR split at its comma, the comma read as a letter at the foot', () => {
+    // Generated es-ES, a condensed face: "7,49 €" read "7" "J" "49" "€", "11,79 €" as "1" "1" "J" "79" "€".
+    const offers = parseLayout([
+      ocrAt('Pechuga', 21, 217, 52, 14),
+      ocrAt('de', 77, 217, 14, 12),
+      ocrAt('pollo', 96, 217, 29, 14),
+      ocrAt('7', 21, 297, 15, 25),
+      ocrAt('49', 47, 297, 32, 25),
+      ocrAt('€', 91, 297, 12, 25),
+      unsure('J', 38.4, 317, 6, 10, 0.45),
+      ocrAt('Merluza', 213, 217, 48, 12),
+      ocrAt('fresca', 266, 217, 37, 12),
+      ocrAt('1', 215, 297, 9, 25),
+      ocrAt('1', 232, 297, 10, 25),
+      ocrAt('79', 257, 297, 32, 25),
+      ocrAt('€', 300, 297, 12, 25),
+      unsure('J', 248.3, 317, 6, 10, 0.25),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Pechuga de pollo', 7.49],
+      ['Merluza fresca', 11.79],
+    ]);
+  });
+
+  it('reads a mark away from the foot of the digits, or between numbers of other sizes, as it is', () => {
+    const offers = parseLayout([
+      ocrAt('Pechuga', 21, 217, 52, 14),
+      ocrAt('7', 21, 297, 15, 25),
+      unsure('J', 38, 297, 6, 10, 0.45), // at the digits' top: no comma
+      ocrAt('49', 47, 297, 32, 25),
+      ocrAt('€', 91, 297, 12, 25),
+      ocrAt('Merluza', 213, 217, 48, 12),
+      ocrAt('1', 232, 297, 10, 25),
+      unsure('J', 248, 317, 6, 10, 0.25),
+      ocrAt('79', 257, 305, 16, 12), // raised cents would be level with the top; these are small and low
+      ocrAt('€', 300, 297, 12, 25),
+    ]);
+    expect(offers.map((o) => o.discountedPrice)).not.toContain(7.49);
+    expect(offers.map((o) => o.discountedPrice)).not.toContain(1.79);
+  });
+
   it('lists no Arabic tile whose only price read is its price without the card', () => {
     // Generated ar-AE: the big "٢٦.٩٩ درهم" lay under a photo's shape; OCR read its cents alone.
     const offers = parseLayout([

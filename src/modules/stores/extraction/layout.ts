@@ -98,9 +98,9 @@ interface OfferGroup {
 export const MAX_LAYOUT_ITEMS = 5_000;
 
 export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
-  const lines = groupLines(joinPricePieces(withoutDuplicates(largestItems(items).map(normalised)))).map(
-    toCells,
-  );
+  const lines = groupLines(
+    joinPricePieces(withSeparatorsRead(withoutDuplicates(largestItems(items).map(normalised)))),
+  ).map(toCells);
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
   const orphans: Orphan[] = [];
@@ -905,6 +905,80 @@ function withoutDuplicates(items: readonly LayoutItem[]): LayoutItem[] {
     kept.push(item);
   }
   return kept;
+}
+
+/**
+ * A decimal comma OCR split a display price at and read as a letter ("7" "J" "49": the comma's tail
+ * below the line taken for a "J"): a mark no wider than a third of the digits' height and at most
+ * half as tall, standing in the gap between a whole number and two digits of its size, at their
+ * foot. The three are one price ("7,49", not "49 €" alone), with the whole number's digits OCR
+ * split apart before it ("1" "1" of "11,79": a condensed face's "1" stands apart from its
+ * neighbours).
+ */
+function withSeparatorsRead(items: LayoutItem[]): LayoutItem[] {
+  const digits = items.filter((i) => i.confidence !== undefined && /^\d{1,4}$/.test(i.text.trim()));
+  if (digits.length < 2) return items;
+  const joined = new Set<LayoutItem>();
+  const prices: LayoutItem[] = [];
+  for (const mark of items) {
+    if (mark.confidence === undefined || !/^[^\d\s]$/u.test(mark.text.trim())) continue;
+    const pieces = piecesAround(mark, digits);
+    if (!pieces || pieces.some((p) => joined.has(p))) continue;
+    for (const p of [...pieces, mark]) joined.add(p);
+    const cents = pieces.at(-1)!;
+    const whole = pieces.slice(0, -1);
+    const x = whole[0]!.x;
+    prices.push({
+      text: `${whole.map((p) => p.text.trim()).join('')},${cents.text.trim()}`,
+      x,
+      y: Math.min(...pieces.map((p) => p.y)),
+      width: cents.x + cents.width - x,
+      height: Math.max(...pieces.map((p) => p.height)),
+      confidence: Math.min(...pieces.map((p) => p.confidence ?? 1)),
+    });
+  }
+  return joined.size === 0 ? items : [...items.filter((i) => !joined.has(i)), ...prices];
+}
+
+/** How far (in the digits' heights) a split price's pieces stand from the comma between them. */
+const PIECE_GAP = 0.35;
+
+/** The whole number's pieces, left to right, then the cents, that `mark` stands between; or none. */
+function piecesAround(mark: LayoutItem, digits: readonly LayoutItem[]): LayoutItem[] | undefined {
+  const centre = mark.y + mark.height / 2;
+  const whole = digits.find(
+    (d) =>
+      mark.width <= d.height / 3 &&
+      mark.height <= d.height / 2 &&
+      centre > d.y + d.height * 0.75 &&
+      centre < d.y + d.height * 1.25 &&
+      Math.abs(mark.x - (d.x + d.width)) < d.height * PIECE_GAP,
+  );
+  if (!whole) return undefined;
+  const sameSize = (d: LayoutItem) =>
+    Math.abs(d.height - whole.height) < whole.height * 0.1 && Math.abs(d.y - whole.y) < whole.height * 0.25;
+  const cents = digits.find(
+    (d) =>
+      /^\d{2}$/.test(d.text.trim()) &&
+      sameSize(d) &&
+      d.x - (mark.x + mark.width) >= -whole.height * 0.1 &&
+      d.x - (mark.x + mark.width) < whole.height * PIECE_GAP,
+  );
+  if (!cents) return undefined;
+  const pieces = [whole];
+  for (let first = whole; pieces.length < 4;) {
+    const before = digits.find(
+      (d) =>
+        d !== first &&
+        sameSize(d) &&
+        first.x - (d.x + d.width) >= 0 &&
+        first.x - (d.x + d.width) < whole.height * 0.4,
+    );
+    if (!before) break;
+    pieces.unshift(before);
+    first = before;
+  }
+  return pieces.map((p) => p.text.trim()).join('').length <= 4 ? [...pieces, cents] : undefined;
 }
 
 const WHOLE_PIECE = /^\d{1,4}[.,]?$/;
