@@ -137,6 +137,7 @@ describe('price and unit recognition', () => {
     'Au lieu de 2,99 €',
     'Sin tarjeta 2,99 €',
     'Antes 2,99 €',
+    'Reg.-$0.80', // the line striking it through read as a dash
   ])('marks the price of "%s" as the regular one', (text) => {
     expect(findPrices(text)[0]?.marked).toBe('old');
   });
@@ -324,6 +325,43 @@ describe('layout parser', () => {
     ]);
     expect(offers.map((o) => o.discountedPrice)).not.toContain(7.49);
     expect(offers.map((o) => o.discountedPrice)).not.toContain(1.79);
+  });
+
+  it('reads a struck price whose strike OCR read as dashes as no price ("Reg.-$6-86" of "Reg. $0.80")', () => {
+    expect(findPrices('Reg.-$6-86', true)).toEqual([]);
+    expect(findPrices('$3.49 - $4.99', true).map((p) => p.value)).toEqual([3.49, 4.99]);
+  });
+
+  it('reads "$1⁹⁵" that OCR read "1¢" and raised "95" as 1.95, not 0.01', () => {
+    // Generated en-CA: the raised cents' edge taken for a cent sign.
+    const offers = parseLayout([
+      ocrAt('Pasta', 309, 178, 33, 11),
+      ocrAt('Spaghetti', 347, 177, 58, 14),
+      ocrAt('900', 309, 197, 18, 8),
+      ocrAt('g', 331, 199, 5, 9),
+      ocrAt('1¢', 321, 231, 28, 33),
+      ocrAt('95', 344, 230, 19, 15),
+      ocrAt('Cucumbers', 21, 361, 68, 18),
+      ocrAt('50¢', 23, 404, 40, 33),
+      ocrAt('ea.', 83, 429, 16, 8),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Pasta Spaghetti', 1.95],
+      ['Cucumbers', 0.5],
+    ]);
+  });
+
+  it('reads "101b bag" (OCR\'s "1b" for "lb") as the pack size, not as the name over the price', () => {
+    const offers = parseLayout([
+      ocrAt('Russet', 309, 694, 41, 11),
+      ocrAt('Potatoes', 357, 695, 51, 10),
+      ocrAt('101b', 309, 714, 24, 8),
+      ocrAt('bag', 337, 714, 18, 11),
+      ocrAt('3.38', 309, 732, 54, 32),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.unit])).toEqual([
+      ['Russet Potatoes', 3.38, '10lb bag'],
+    ]);
   });
 
   it('lists no Arabic tile whose only price read is its price without the card', () => {

@@ -994,9 +994,13 @@ function joinPricePieces(items: readonly LayoutItem[]): LayoutItem[] {
   const out = [...items].sort((a, b) => a.x - b.x);
   for (let i = 0; i < out.length; i += 1) {
     for (;;) {
-      const left = out[i]!;
+      const read = out[i]!;
+      const centSign = centSignOfRaisedCents(read);
+      const left = centSign ? { ...read, text: read.text.trim().slice(0, -1) } : read;
       if (!WHOLE_PIECE.test(left.text.trim()) && !/^\d{1,4}[.,]\d{1,2}$/.test(left.text.trim())) break;
-      const j = out.findIndex((right, k) => k !== i && continuesPrice(left, right));
+      const j = out.findIndex(
+        (right, k) => k !== i && continuesPrice(left, right) && (!centSign || raisedCents(left, right)),
+      );
       if (j === -1) break;
       const right = out[j]!;
       const x = Math.min(left.x, right.x);
@@ -1014,6 +1018,14 @@ function joinPricePieces(items: readonly LayoutItem[]): LayoutItem[] {
     }
   }
   return out;
+}
+
+/**
+ * A whole number OCR read with a cent sign after it ("1¢" of "$1⁹⁵": the raised cents' edge taken
+ * for the sign): a dollar amount, if raised cents follow it (see joinPricePieces), not 0.01.
+ */
+function centSignOfRaisedCents(item: LayoutItem): boolean {
+  return item.confidence !== undefined && /^\d{1,4}¢$/u.test(item.text.trim());
 }
 
 /** Two digits set smaller and level with the top of a whole number with no separator: its cents. */
@@ -1174,7 +1186,7 @@ function isRightToLeft(cells: Cell[]): boolean {
  * misread) becomes a degree sign, which NFKC leaves as it is, rather than an "o".
  */
 function normalised(item: LayoutItem): LayoutItem {
-  const text = item.text
+  const text = (item.confidence === undefined ? item.text : withPoundsRead(item.text))
     .replace(/(\d)º/gu, '$1°')
     .normalize('NFKC')
     .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
@@ -1182,4 +1194,12 @@ function normalised(item: LayoutItem): LayoutItem {
     .replace(/\u066B/g, ',')
     .replace(/\u066C/g, '.');
   return text === item.text ? item : { ...item, text };
+}
+
+/**
+ * OCR reads "lb" as "1b" or "Ib" ("10 lb bag" → "101b bag", "/lb" → "/1b"): after a number or a
+ * slash no such word is anything else. Read, the pack size is a unit again, not a name over the price.
+ */
+function withPoundsRead(text: string): string {
+  return text.replace(/(\d|\/)\s?[1I]b(?![\p{L}\d])/gu, '$1lb');
 }

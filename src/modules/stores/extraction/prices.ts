@@ -41,12 +41,13 @@ const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
 /**
  * A whole amount with a mark glued after it ("R$ 4º", "$3”") is a big price whose raised cents OCR
  * read as a degree sign or a quote: its cents are unknown, so it is not 4.00. Nor is "$3:89" (a
- * struck-through "$3.89" whose point OCR read as a colon) 3.00: see PRICE_RE's end.
+ * struck-through "$3.89" whose point OCR read as a colon) 3.00, nor "$6-86" (a struck-through
+ * "$0.80", its strike read as a dash) 6.00: see PRICE_RE's end.
  */
 const RAISED_CENTS_MISREAD = String.raw`(?![°º”"'’])`;
 const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–|${RAISED_CENTS_MISREAD})`;
 const PRICE_RE = new RegExp(
-  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,:]\d)`,
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,:]\d|-\d)`,
   'g',
 );
 /** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
@@ -90,10 +91,11 @@ const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4}
 /**
  * Words before a regular price: "was", "statt", "Reg.", "antes", "au lieu de", "De R$ … por", and the
  * price without the loyalty card ("without member card", "Sem cartão", "ohne Kundenkarte", "sin
- * tarjeta", "Prix sans carte"). "R" is the rest of "R$" (the sign is part of the price).
+ * tarjeta", "Prix sans carte"). "R" is the rest of "R$" (the sign is part of the price). The line
+ * striking a regular price through is read as dashes ("Reg.-$0.80").
  */
 const OLD_MARK_RE =
-  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta))(?:\s*R)?\s*:?\s*$/iu;
+  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta))(?:\s*R)?[\s\-–—]*:?\s*$/iu;
 /**
  * Words before a saving ("SAVE $4", "Économisez 0,50 €", "Ahorra 1 €", "Sie sparen 2,00 €"): the
  * amount saved is neither the offer's price nor its regular one, and is not read as a price.
