@@ -153,6 +153,7 @@ describe('price and unit recognition', () => {
     '€ 9,09 قبلی قيست', // OCR's م read as س, and the Arabic yeh
     'بدون کارت 4,29 €',
     '€ 4,29 کارت بدون',
+    'درهم 40.59 السعرالسابق', // its two words read as one, in reading order
   ])('marks the price of the Arabic-script note "%s" as the regular one', (text) => {
     expect(findPrices(text, true).map((p) => p.marked)).toEqual(['old']);
   });
@@ -361,6 +362,25 @@ describe('layout parser', () => {
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice, o.unit])).toEqual([
       ['Russet Potatoes', 3.38, '10lb bag'],
+    ]);
+  });
+
+  it("drops letters OCR read within a price's box, the price's ink read again, which would name it", () => {
+    // Generated ar-AE: the Arabic-script reader's "حت" over the digit reader's "29.49".
+    const offers = parseLayout([
+      ocrAt('زيت', 162, 677, 28, 13),
+      ocrAt('زيتون', 121, 677, 36, 13),
+      ocrAt('لتر', 171, 696, 20, 11),
+      unsure('السعرالسابق', 116, 714, 75, 14, 0.7),
+      unsure('40.59', 86, 714, 26, 9, 0.67),
+      ocrAt('درهم', 56, 716, 26, 12),
+      unsure('حت', 128, 757, 61, 24, 0.79),
+      ocrAt('29.49', 109, 757, 80, 24),
+      unsure('۲د', 82, 757, 43, 24, 0.88),
+      unsure('يخم', 24, 759, 55, 67, 0.31), // "درهم" under a photo's shape
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['زيت زيتون', 29.49, 40.59],
     ]);
   });
 

@@ -99,7 +99,9 @@ export const MAX_LAYOUT_ITEMS = 5_000;
 
 export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
   const lines = groupLines(
-    joinPricePieces(withSeparatorsRead(withoutDuplicates(largestItems(items).map(normalised)))),
+    joinPricePieces(
+      withSeparatorsRead(withoutReadingsInPrices(withoutDuplicates(largestItems(items).map(normalised)))),
+    ),
   ).map(toCells);
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
@@ -980,6 +982,30 @@ function piecesAround(mark: LayoutItem, digits: readonly LayoutItem[]): LayoutIt
   }
   return pieces.map((p) => p.text.trim()).join('').length <= 4 ? [...pieces, cents] : undefined;
 }
+
+/**
+ * OCR words of letters lying within an OCR price's box: the price's ink read a second time by
+ * another reader (the Arabic-script reader's "حت" over the digit reader's "29.49"). Beside the
+ * amount they would stand as the tile's name, and the price would be theirs.
+ */
+function withoutReadingsInPrices(items: LayoutItem[]): LayoutItem[] {
+  const prices = items.filter((i) => i.confidence !== undefined && /\d[.,]\d{2}/u.test(i.text));
+  if (prices.length === 0) return items;
+  return items.filter(
+    (word) =>
+      word.confidence === undefined ||
+      /\d/u.test(word.text) ||
+      !prices.some((price) => price !== word && shareWithin(word, price) >= INSIDE_PRICE),
+  );
+}
+
+/** The share of `inner`'s box that lies within `outer`'s. */
+function shareWithin(inner: LayoutItem, outer: LayoutItem): number {
+  const width = Math.min(inner.x + inner.width, outer.x + outer.width) - Math.max(inner.x, outer.x);
+  const height = Math.min(inner.y + inner.height, outer.y + outer.height) - Math.max(inner.y, outer.y);
+  return width <= 0 || height <= 0 ? 0 : (width * height) / (inner.width * inner.height || 1);
+}
+const INSIDE_PRICE = 0.7;
 
 const WHOLE_PIECE = /^\d{1,4}[.,]?$/;
 const CENTS_PIECE = /^[.,]?\d{1,2}$|^[.,]$/;

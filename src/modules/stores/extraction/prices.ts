@@ -139,8 +139,13 @@ const reversedWords = (pattern: string) =>
   pattern.includes('\\s*') ? pattern.split('\\s*').reverse().join('\\s*') : pattern;
 const rtlBefore = (words: string[]) =>
   new RegExp(String.raw`${RTL_EDGE}(?:${words.join('|')})${RTL_END}\s*:?\s*$`, 'u');
+const glued = (pattern: string) => pattern.replaceAll('\\s*', '');
+/** After the amount on the page, the words reversed, or glued into one word OCR read in reading order. */
 const rtlAfter = (words: string[]) =>
-  new RegExp(String.raw`^\s*:?\s*${RTL_EDGE}(?:${words.map(reversedWords).join('|')})${RTL_END}`, 'u');
+  new RegExp(
+    String.raw`^\s*:?\s*${RTL_EDGE}(?:${[...words.map(reversedWords), ...words.map(glued)].join('|')})${RTL_END}`,
+    'u',
+  );
 const RTL_OLD_BEFORE = rtlBefore(RTL_OLD_WORDS);
 const RTL_OLD_AFTER = rtlAfter(RTL_OLD_WORDS);
 const RTL_SAVING_BEFORE = rtlBefore(RTL_SAVING_WORDS);
