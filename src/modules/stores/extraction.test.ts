@@ -311,6 +311,24 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('joins a whole amount OCR split after its "1", whose figure stands apart in its room ("$1" "0" of "3 for $10")', () => {
+    const offers = parseLayout([
+      ocrAt('Russet', 21, 196, 41, 11),
+      ocrAt('Potatoes', 67, 196, 53, 11),
+      ocrAt('3', 21, 241, 14, 24),
+      ocrAt('for', 46, 239, 37, 26),
+      unsure('$1', 93, 237, 27, 31, 0.69),
+      ocrAt('0', 127, 241, 14, 24),
+      ocrAt('Broccoli', 213, 196, 49, 12),
+      ocrAt('$1', 213, 237, 27, 31),
+      ocrAt('99', 242, 237, 16, 15), // raised cents: 1.99, never 199
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Russet Potatoes', 3.33],
+      ['Broccoli', 1.99],
+    ]);
+  });
+
   it('reads a mark away from the foot of the digits, or between numbers of other sizes, as it is', () => {
     const offers = parseLayout([
       ocrAt('Pechuga', 21, 217, 52, 14),

@@ -1007,7 +1007,8 @@ function shareWithin(inner: LayoutItem, outer: LayoutItem): number {
 }
 const INSIDE_PRICE = 0.7;
 
-const WHOLE_PIECE = /^\d{1,4}[.,]?$/;
+/** A whole amount, its currency sign before it or not ("$1" of "3 for $10" read "$1" "0"). */
+const WHOLE_PIECE = /^(?:R\$|[$€£])?\d{1,4}[.,]?$/;
 const CENTS_PIECE = /^[.,]?\d{1,2}$|^[.,]$/;
 
 /**
@@ -1057,11 +1058,20 @@ function centSignOfRaisedCents(item: LayoutItem): boolean {
 /** Two digits set smaller and level with the top of a whole number with no separator: its cents. */
 function raisedCents(left: LayoutItem, right: LayoutItem): boolean {
   return (
-    /^\d{1,4}$/.test(left.text.trim()) &&
+    /^(?:R\$|[$€£])?\d{1,4}$/.test(left.text.trim()) &&
     /^\d{2}$/.test(right.text.trim()) &&
     right.height <= left.height * 0.8 &&
     Math.abs(right.y - left.y) < left.height * 0.25
   );
+}
+
+/**
+ * How far apart (in heights) a price's pieces may stand. Display prices set figures of one width
+ * (tabular): a "1" inks a narrow stroke in a full digit's room, so the gap beside it is wider
+ * ("1" "1" of "11,79", "$1" "0" of "$10", which OCR splits there).
+ */
+function gapBeside(left: LayoutItem, right: LayoutItem): number {
+  return /1[.,]?$/.test(left.text.trim()) || /^1/.test(right.text.trim()) ? 0.35 : 0.2;
 }
 
 function continuesPrice(left: LayoutItem, right: LayoutItem): boolean {
@@ -1071,7 +1081,7 @@ function continuesPrice(left: LayoutItem, right: LayoutItem): boolean {
   const height = Math.max(left.height, right.height);
   const gap = right.x - (left.x + left.width);
   // Glyph boxes overlap (a digit's box is wider than its advance): the piece starts past its middle.
-  if (right.x <= left.x + left.width * 0.5 || gap > height * 0.2) return false;
+  if (right.x <= left.x + left.width * 0.5 || gap > height * gapBeside(left, right)) return false;
   if (right.height > left.height * 1.1 || right.height < left.height * 0.4) return false;
   const topsAlign = Math.abs(right.y - left.y) < height * 0.25;
   const bottomsAlign = Math.abs(right.y + right.height - (left.y + left.height)) < height * 0.25;
