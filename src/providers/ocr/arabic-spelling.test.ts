@@ -82,6 +82,23 @@ describe('OCR words of an Arabic-script flyer spelt as the food vocabulary spell
     ]);
   });
 
+  it('mends a long Persian word misread in up to three dots or lost teeth into its one food, no dictionary word near', async () => {
+    const persian = new ArabicScriptFoods(['گوسفندی', 'گوشت', 'باسماتی', 'برنجی', 'ریز']);
+    const corrector = new SpellingCorrector();
+    const read = ['کوسقتدی', 'گوسفدی', 'بریزی', 'آسمان'].map((t) => word(t));
+    // کوسقتدی: three dots misread (ک گ, ق ف, ت ن); گوسفدی: the tooth of ن lost. بریزی is a
+    // letter of another stroke from برنجی, and آسمان (sky) a word the dictionary holds: as read.
+    expect((await corrector.correct(read, 'fa', undefined, persian)).map((w) => w.text)).toEqual([
+      'گوسفندی',
+      'گوسفندی',
+      'بریزی',
+      'آسمان',
+    ]);
+    expect(persian.misreadFood('اسمان')).toBeUndefined(); // two letters short of باسماتی
+    expect(new ArabicScriptFoods(['گوسفتدی', 'کوسفندی']).misreadFood('کوسقتدی')).toBeUndefined(); // two as near
+    expect(persian.misreadFood('جیتر')).toBeUndefined(); // under five letters
+  });
+
   it('splits two foods OCR read as one word where the first ends in a letter that does not join', async () => {
     // After ر (or ا د ز و) a word's end looks like the gap before the next letter's.
     const persian = new ArabicScriptFoods(['پنیر', 'لیقوان', 'برنج']);

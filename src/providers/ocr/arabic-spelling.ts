@@ -37,6 +37,8 @@ export function arabicScriptKey(text: string): string {
  */
 export class ArabicScriptFoods {
   readonly #byKey = new Map<string, string | null>();
+  /** The foods' keys by their length in letters, for the search several misread letters away. */
+  readonly #keysByLength = new Map<number, string[]>();
 
   constructor(words: Iterable<string>) {
     for (const word of words) {
@@ -45,6 +47,36 @@ export class ArabicScriptFoods {
       const seen = this.#byKey.get(key);
       this.#byKey.set(key, seen === undefined || seen === word ? word : null);
     }
+    for (const key of this.#byKey.keys()) {
+      const length = [...key].length;
+      this.#keysByLength.set(length, [...(this.#keysByLength.get(length) ?? []), key]);
+    }
+  }
+
+  /**
+   * The one food nearest a word OCR misread in several letters, if it is near enough: letters of
+   * one stroke told apart by their dots ("کوسقتدی" for "گوسفندی": three dots misread) and a tooth
+   * lost count half a letter; a word of 5 letters or more, at most three such misreadings from the
+   * food, and no other food as near. For words no dictionary holds.
+   */
+  misreadFood(word: string): string | undefined {
+    const key = arabicScriptKey(word);
+    const letters = [...key];
+    if (letters.length < MIN_MISREAD_LETTERS || letters.length > MAX_LETTERS) return undefined;
+    let best = Infinity;
+    let found: string | null = null;
+    // A tooth lost at most: a longer food would be a word that merely shares letters ("آسمان", sky,
+    // is no "باسماتی").
+    for (let length = letters.length; length <= letters.length + 1; length += 1) {
+      for (const food of this.#keysByLength.get(length) ?? []) {
+        // Costs are multiples of a half: a tie with the best is still measured exactly.
+        const cost = misreadCost(letters, [...food], Math.min(best, MAX_MISREAD_COST) + 0.25);
+        if (cost > MAX_MISREAD_COST) continue;
+        if (cost < best) [best, found] = [cost, this.#byKey.get(food) ?? null];
+        else if (cost === best) found = null;
+      }
+    }
+    return found ?? undefined;
   }
 
   get size(): number {
@@ -112,6 +144,37 @@ export class ArabicScriptFoods {
       ? [...sameStroke, 'ی']
       : sameStroke;
   }
+}
+
+const MAX_MISREAD_COST = 1.5;
+const OTHER_MISREAD = 2;
+/** Shorter words are near too many foods at that cost ("پارس", a store's name, from "نارس"). */
+const MIN_MISREAD_LETTERS = 5;
+
+/** Letters of one stroke, told apart by their dots. */
+const sameStroke = (a: string, b: string) =>
+  SAME_STROKE.some((group) => group.includes(a) && group.includes(b));
+
+/**
+ * What reading `read` for `printed` costs (weighted edit distance): a dot misread or a tooth lost
+ * half a letter, any other letter missed, added or misread two (more than a search allows: only
+ * dots and teeth are OCR's usual misreadings of a long word); `limit` once it cannot be less.
+ */
+function misreadCost(read: readonly string[], printed: readonly string[], limit: number): number {
+  const lost = (letter: string) => (TEETH.includes(letter) ? 0.5 : OTHER_MISREAD);
+  let previous = [0];
+  for (let j = 1; j <= printed.length; j += 1) previous.push(previous[j - 1]! + lost(printed[j - 1]!));
+  for (let i = 1; i <= read.length; i += 1) {
+    const row = [previous[0]! + OTHER_MISREAD];
+    for (let j = 1; j <= printed.length; j += 1) {
+      const [a, b] = [read[i - 1]!, printed[j - 1]!];
+      const swap = a === b ? 0 : sameStroke(a, b) ? 0.5 : OTHER_MISREAD;
+      row.push(Math.min(previous[j - 1]! + swap, previous[j]! + OTHER_MISREAD, row[j - 1]! + lost(b)));
+    }
+    if (Math.min(...row) >= limit) return limit;
+    previous = row;
+  }
+  return previous[printed.length]!;
 }
 
 /** An Arabic-script word of OCR in its food's spelling, when the vocabulary has one for it. */

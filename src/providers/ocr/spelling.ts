@@ -283,7 +283,7 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   if (persian)
     return [
       (foods && spelledAsFood(word, foods)) ||
-        nearestPersian(word, before, after, folded, dictionary, budget),
+        nearestPersian(word, before, after, folded, dictionary, budget, foods),
     ];
   const sure = word.confidence >= UNSURE;
   if (folded.length < MIN_CORRECTED_LETTERS || (sure && folded.length < SURE_MENDED_LETTERS)) return [word];
@@ -396,11 +396,14 @@ function nearestPersian(
   folded: string,
   dictionary: HunspellDictionary,
   budget: SearchBudget,
+  foods?: ArabicScriptFoods,
 ): OcrWord {
   if (!spent(budget, folded)) return word;
   const near =
     only(lettersAway(folded, dictionary, (letter) => PERSIAN_MARK_LOST[letter] ?? '')) ??
-    only(lettersAway(folded, dictionary, (letter) => SAME_STROKE.find((g) => g.includes(letter)) ?? ''));
+    only(lettersAway(folded, dictionary, (letter) => SAME_STROKE.find((g) => g.includes(letter)) ?? '')) ??
+    // No word of the dictionary a dot away: a food misread in more of its dots ("کوسقتدی").
+    foods?.misreadFood(folded);
   return near ? confirmed({ ...word, text: before + near + after }, folded, CORRECTED) : word;
 }
 
