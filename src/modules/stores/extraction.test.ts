@@ -1411,6 +1411,10 @@ describe('validity', () => {
     ['Gültig vom 20.10. bis 26.10.2030', '2030-10-26'],
     ['Offerte valide dal 3 al 12 novembre', '2030-11-12'],
     ['Offres valables du 14 au 20 octobre 2030', '2030-10-20'],
+    ['Offres valables du 14 au 20 août 2030', '2030-08-20'],
+    // OCR drops or misreads the û of a display face's "août".
+    ['Du 19 au 25 aot 2030', '2030-08-25'],
+    ['Du 19 au 25 aoit 2030', '2030-08-25'],
     ['Ofertas válidas de 17 a 23/10', '2030-10-23'],
     ['OFERTAS VÁLIDAS PARA 07 E 08/01/31.', '2031-01-08'],
     ['Promoção válida de 14 a 20 de outubro de 2030', '2030-10-20'],
