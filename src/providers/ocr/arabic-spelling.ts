@@ -38,7 +38,7 @@ export function arabicScriptKey(text: string): string {
 export class ArabicScriptFoods {
   readonly #byKey = new Map<string, string | null>();
   /** The foods' keys by their length in letters, for the search several misread letters away. */
-  readonly #keysByLength = new Map<number, string[]>();
+  readonly #keysByLength = new Map<number, { key: string; letters: string[] }[]>();
 
   constructor(words: Iterable<string>) {
     for (const word of words) {
@@ -48,8 +48,10 @@ export class ArabicScriptFoods {
       this.#byKey.set(key, seen === undefined || seen === word ? word : null);
     }
     for (const key of this.#byKey.keys()) {
-      const length = [...key].length;
-      this.#keysByLength.set(length, [...(this.#keysByLength.get(length) ?? []), key]);
+      const letters = [...key];
+      const sameLength = this.#keysByLength.get(letters.length) ?? [];
+      if (sameLength.length === 0) this.#keysByLength.set(letters.length, sameLength);
+      sameLength.push({ key, letters });
     }
   }
 
@@ -70,9 +72,9 @@ export class ArabicScriptFoods {
     for (let length = letters.length; length <= letters.length + 1; length += 1) {
       for (const food of this.#keysByLength.get(length) ?? []) {
         // Costs are multiples of a half: a tie with the best is still measured exactly.
-        const cost = misreadCost(letters, [...food], Math.min(best, MAX_MISREAD_COST) + 0.25);
+        const cost = misreadCost(letters, food.letters, Math.min(best, MAX_MISREAD_COST) + 0.25);
         if (cost > MAX_MISREAD_COST) continue;
-        if (cost < best) [best, found] = [cost, this.#byKey.get(food) ?? null];
+        if (cost < best) [best, found] = [cost, this.#byKey.get(food.key) ?? null];
         else if (cost === best) found = null;
       }
     }

@@ -124,12 +124,8 @@ const RTL_OLD_WORDS = [
  * a discount of 2 €), which is neither the offer's price nor its regular one. "با تخفیف" (with the
  * discount) and "بعد الخصم" (after the discount) name the price paid, and are not these words.
  */
-const RTL_SAVING_WORDS = [
-  String.raw`وفر`,
-  String.raw`وفّر`,
-  String.raw`توفير`,
-  String.raw`(?<!با\s*)تخف[یي]ف`,
-];
+const RTL_SAVING = String.raw`وفّ?ر|توفير`;
+const RTL_DISCOUNT = String.raw`تخف[یي]ف`;
 /**
  * A right-to-left line's words come two ways: in reading order (a text layer's string: the words,
  * then the amount) and in their places on the page (OCR's words of a line with digits, left to
@@ -148,10 +144,10 @@ const rtlAfter = (words: string[]) =>
   );
 const RTL_OLD_BEFORE = rtlBefore(RTL_OLD_WORDS);
 const RTL_OLD_AFTER = rtlAfter(RTL_OLD_WORDS);
-const RTL_SAVING_BEFORE = rtlBefore(RTL_SAVING_WORDS);
+const RTL_SAVING_BEFORE = rtlBefore([RTL_SAVING, String.raw`(?<!با\s*)${RTL_DISCOUNT}`]);
 /** In the page's order "با" stands after "تخفیف": a price "with the discount". */
 const RTL_SAVING_AFTER = new RegExp(
-  String.raw`^\s*:?\s*${RTL_EDGE}(?:وفر|وفّر|توفير|تخف[یي]ف(?!\s*با${RTL_END}))${RTL_END}`,
+  String.raw`^\s*:?\s*${RTL_EDGE}(?:${RTL_SAVING}|${RTL_DISCOUNT}(?!\s*با${RTL_END}))${RTL_END}`,
   'u',
 );
 
