@@ -41,3 +41,59 @@ describe('Arabic-script currency words misread by a letter', () => {
       expect(texts(withMisreadCurrencies(items(text)))).toEqual([text, '15']);
   });
 });
+
+/** A generated ar-AE tile as OCR read it: "خيار", its former price, and "٤.٤١ درهم كيلو", the currency split. */
+const cucumberTile = (left: string, right: string) => [
+  word('خيار', 356, 436, 27, 25, 0.75),
+  word('السعر', 353, 470, 30, 11),
+  word('السابق', 315, 470, 35, 12),
+  word('7.35', 289, 471, 23, 8),
+  word('درهم', 260, 473, 24, 11),
+  word('4.41', 301, 527, 51, 24),
+  word(left, 214, 530, 45, 37, 0.95),
+  word('كيلو', 359, 531, 28, 25),
+  word(right, 258, 533, 31, 25, 0.84),
+];
+
+describe('Arabic-script currency words split in two', () => {
+  it('joins "هم" "در" before an amount into "درهم", so the tile is the cucumbers, not "هم در"', () => {
+    expect(parseLayout(cucumberTile('هم', 'در'))).not.toMatchObject([{ product: 'خيار' }]);
+    const joined = withMisreadCurrencies(cucumberTile('هم', 'در'));
+    expect(texts(joined)).toContain('درهم');
+    expect(texts(joined)).not.toContain('هم');
+    expect(parseLayout(joined)).toMatchObject([
+      { product: 'خيار', discountedPrice: 4.41, originalPrice: 7.35 },
+    ]);
+  });
+
+  it('joins a split after the first letter ("رهم" "د") the same way, one box over both', () => {
+    const items = [
+      word('رهم', 216, 301, 54, 37),
+      word('د', 276, 304, 14, 18),
+      word('3.99', 301, 298, 65, 24),
+    ];
+    const joined = withMisreadCurrencies(items);
+    expect(joined).toMatchObject([{ text: 'درهم', x: 216, width: 74 }, { text: '3.99' }]);
+  });
+
+  it('leaves pieces as read when they spell no currency, stand apart, or no amount follows', () => {
+    const noCurrency = [
+      word('هم', 214, 530, 45, 37),
+      word('سو', 258, 533, 31, 25),
+      word('4.41', 301, 527, 51, 24),
+    ];
+    const apart = [
+      word('هم', 150, 530, 45, 37),
+      word('در', 258, 533, 31, 25),
+      word('4.41', 301, 527, 51, 24),
+    ];
+    const noAmount = [word('هم', 214, 530, 45, 37), word('در', 258, 533, 31, 25)];
+    const wrongOrder = [
+      word('در', 214, 530, 45, 37),
+      word('هم', 258, 533, 31, 25),
+      word('4.41', 301, 527, 51, 24),
+    ];
+    for (const items of [noCurrency, apart, noAmount, wrongOrder])
+      expect(texts(withMisreadCurrencies(items))).toEqual(texts(items));
+  });
+});

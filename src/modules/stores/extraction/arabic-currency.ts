@@ -16,7 +16,8 @@ const MIN_SHARED_HEIGHT = 0.5;
  * before an amount in reading order (on the page, just left of it on its line), is that currency.
  * A word anywhere else is left as read.
  */
-export function withMisreadCurrencies(items: readonly LayoutItem[]): LayoutItem[] {
+export function withMisreadCurrencies(read: readonly LayoutItem[]): LayoutItem[] {
+  const items = withSplitCurrenciesJoined(read);
   // Found once: a hostile page's thousands of near-currency words each look at amounts only.
   let amounts: LayoutItem[] | undefined;
   return items.map((item) => {
@@ -48,4 +49,67 @@ function isAmountAfter(amount: LayoutItem, word: LayoutItem): boolean {
     gap <= MAX_GAP * word.height &&
     shared >= MIN_SHARED_HEIGHT * Math.min(amount.height, word.height)
   );
+}
+
+const FRAGMENT = /^\p{Script=Arabic}{1,4}$/u;
+/** A hostile page's fragments are many: this many are looked at a page. */
+const MAX_FRAGMENTS = 200;
+/** Two pieces of one word stand closer than a space: this share of their height at most. */
+const MAX_PIECE_GAP = 0.5;
+
+/**
+ * OCR of display type splits an Arabic-script currency word in two ("درهم" read "هم" "در", or "رهم"
+ * "د"), and each piece then reads as a word of the product's name ("هم در" at 4.41): two pieces on
+ * one line, side by side, that spell a currency in reading order (right to left) and stand just
+ * before an amount are that currency, one word over both boxes.
+ */
+function withSplitCurrenciesJoined(items: readonly LayoutItem[]): readonly LayoutItem[] {
+  const fragments = items.filter((item) => FRAGMENT.test(item.text.trim())).slice(0, MAX_FRAGMENTS);
+  if (fragments.length < 2) return items;
+  let amounts: LayoutItem[] | undefined;
+  const joined = new Map<LayoutItem, LayoutItem>();
+  const dropped = new Set<LayoutItem>();
+  for (const left of fragments) {
+    if (joined.has(left) || dropped.has(left)) continue;
+    for (const right of fragments) {
+      if (right === left || joined.has(right) || dropped.has(right) || !areNeighbours(left, right)) continue;
+      const spelt = right.text.trim() + left.text.trim();
+      if (!isArabicScriptCurrency(spelt) && !onlyLetterAway(spelt)) continue;
+      const word = spanning(left, right, spelt);
+      amounts ??= items.filter((other) => AMOUNT.test(other.text.trim()));
+      if (!amounts.some((amount) => isAmountAfter(amount, word))) continue;
+      joined.set(left, word);
+      dropped.add(right);
+      break;
+    }
+  }
+  if (joined.size === 0) return items;
+  return items.flatMap((item) => (dropped.has(item) ? [] : [joined.get(item) ?? item]));
+}
+
+/** `right` starts where `left` ends, less than a space apart, on one line. */
+function areNeighbours(left: LayoutItem, right: LayoutItem): boolean {
+  const height = Math.max(left.height, right.height);
+  const gap = right.x - (left.x + left.width);
+  const shared = Math.min(left.y + left.height, right.y + right.height) - Math.max(left.y, right.y);
+  return (
+    gap >= -0.2 * height &&
+    gap <= MAX_PIECE_GAP * height &&
+    shared >= MIN_SHARED_HEIGHT * Math.min(left.height, right.height)
+  );
+}
+
+/** One word over both pieces' boxes, as sure as the less sure piece. */
+function spanning(left: LayoutItem, right: LayoutItem, text: string): LayoutItem {
+  const x = Math.min(left.x, right.x);
+  const y = Math.min(left.y, right.y);
+  return {
+    ...left,
+    text,
+    x,
+    y,
+    width: Math.max(left.x + left.width, right.x + right.width) - x,
+    height: Math.max(left.y + left.height, right.y + right.height) - y,
+    confidence: Math.min(left.confidence ?? 1, right.confidence ?? 1),
+  };
 }
