@@ -21,7 +21,7 @@ import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import { MAX_LAYOUT_ITEMS, nameLikelihood, parseLayout, type LayoutItem } from './extraction/layout.ts';
-import { findPrices, findUnit, looksLikeName } from './extraction/prices.ts';
+import { findPrices, findUnit, looksLikeName, namesNothing } from './extraction/prices.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
 /** The shared data sits beside the project (../shared from its root), wherever it is cloned. */
@@ -73,6 +73,8 @@ describe('price and unit recognition', () => {
     ['2 for $5', [2.5]],
     ['2/$5', [2.5]],
     ['99¢', [0.99]],
+    ['0¢', []],
+    ['00¢', []],
     ['49 ¢ LB', [0.49]],
     ['Potato Chips 7.25-8 oz $3.00', [3]],
     ['3/$10.00', [3.33]],
@@ -81,7 +83,11 @@ describe('price and unit recognition', () => {
     // OCR reads a display face's ü as "ii" or drops its dots.
     ['3 fiir 11 €', [3.67]],
     ['3 fur 7 €', [2.33]],
+    ['2 fir 5,00 €', [2.5]],
     ['Leve 2 por R$ 7,00', [3.5]],
+    // The cents of a "from … for" price are no count ("79 por R$ 6,99" is not a multi-buy).
+    ['De R$ 8,79 por R$ 6,99', [8.79, 6.99]],
+    ['De 2.49 for 1.99', [2.49, 1.99]],
     ['1/2 price', []],
     ['gültig vom 12.10. bis 17.10.2020', []],
     ['10717 Berlin, Tel. 0176 63636480', []],
@@ -121,6 +127,13 @@ describe('price and unit recognition', () => {
     expect(findPrices(text).map((p) => p.value)).toEqual(values);
   });
 
+  it.each(['R$ 4,99 por kg', 'R$ 2,99 por 100 g', '1,99 por unidade', 'Leve 4 por R$ 18,00'])(
+    'leaves "%s" unmarked: "por" before a unit is a rate, before a total a multi-buy',
+    (text) => {
+      expect(findPrices(text)[0]?.marked).not.toBe('old');
+    },
+  );
+
   it('marks was/now prices', () => {
     const [was, now] = findPrices('was 3.49 now 2.99');
     expect(was?.marked).toBe('old');
@@ -138,6 +151,10 @@ describe('price and unit recognition', () => {
     'Sin tarjeta 2,99 €',
     'Antes 2,99 €',
     'Reg.-$0.80', // the line striking it through read as a dash
+    // "De R$ 67,39 por R$ 51,99" with its "De" lost, "-por" glued to the amount or not.
+    '67,39-por',
+    'R$ 67,39 por R$ 51,99',
+    '8,79 por 6,99',
   ])('marks the price of "%s" as the regular one', (text) => {
     expect(findPrices(text)[0]?.marked).toBe('old');
   });
@@ -240,6 +257,29 @@ describe('layout parser', () => {
   const unsure = (text: string, x: number, y: number, width: number, height: number, confidence: number) => ({
     ...ocrAt(text, x, y, width, height),
     confidence,
+  });
+
+  it('reads "50¢" whose second, partial reading "0¢" OCR gave inside it as 0.50, never 0.00', () => {
+    // A generated US tile: "Bananas", "50¢ /lb", the "0¢" read again within the price's box.
+    const offers = parseLayout([
+      ocrAt('Bananas', 21, 196, 51, 11),
+      ocrAt('0¢', 46, 230, 30, 34),
+      ocrAt('50¢', 20, 231, 55, 33),
+      unsure('/lb', 83, 254, 15, 12, 0.2),
+    ]);
+    expect(offers).toMatchObject([{ product: 'Bananas', discountedPrice: 0.5 }]);
+  });
+
+  it('lists no offer whose whole name is words that name nothing ("R por" of a lost "De R$ … por")', () => {
+    // A generated Brazilian tile: the name lost, the former price's words left above the price.
+    const tile = (note: string) =>
+      parseLayout([
+        ocrAt(note, 21, 537, 40, 11),
+        ocrAt('R$', 21, 559, 20, 20),
+        ocrAt('6.39', 46, 575, 64, 34),
+      ]);
+    expect(tile('R por')).toEqual([]);
+    expect(tile('Figo')).toMatchObject([{ product: 'Figo', discountedPrice: 6.39 }]);
   });
 
   it('splits two offers on one line and joins a currency sign printed as its own item', () => {
@@ -485,6 +525,21 @@ describe('layout parser', () => {
     (text) => {
       // What OCR kept of a name it lost ("این" of "برنج ایرانی").
       expect(looksLikeName(text)).toBe(false);
+    },
+  );
+
+  it.each(['R por', 'fir', '2 pour 5 Ë', 'de la', 'Per the'])(
+    '"%s", Latin-script words that name nothing, is no product\'s whole name',
+    (text) => {
+      // What OCR kept of a price's words: "De R$ … por", "für", a multi-buy.
+      expect(namesNothing(text)).toBe(true);
+    },
+  );
+
+  it.each(['Pan de molde', 'Filet de poulet', 'Pommes de terre', 'Figo', 'R$'])(
+    '"%s" is not only words that name nothing',
+    (text) => {
+      expect(namesNothing(text)).toBe(false);
     },
   );
 
@@ -1415,6 +1470,7 @@ describe('validity', () => {
     // OCR drops or misreads the û of a display face's "août".
     ['Du 19 au 25 aot 2030', '2030-08-25'],
     ['Du 19 au 25 aoit 2030', '2030-08-25'],
+    ['Du 2 au 8 aofit 2030', '2030-08-08'],
     ['Ofertas válidas de 17 a 23/10', '2030-10-23'],
     ['OFERTAS VÁLIDAS PARA 07 E 08/01/31.', '2031-01-08'],
     ['Promoção válida de 14 a 20 de outubro de 2030', '2030-10-20'],

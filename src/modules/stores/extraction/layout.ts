@@ -7,6 +7,7 @@ import {
   isOnlyUnit,
   isPriceNote,
   looksLikeName,
+  namesNothing,
   residualName,
   isValidityStatement,
   round2,
@@ -617,7 +618,7 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
       brand = inParens[2]!.trim();
     }
   }
-  if (!looksLikeName(name)) return undefined;
+  if (!looksLikeName(name) || namesNothing(`${brand} ${name}`)) return undefined;
   const multiBuy = group.prices.some((p) => p.multiBuy);
   const unit =
     derived?.unit ?? rated.pack ?? group.units[0] ?? group.packSizes?.[0] ?? (multiBuy ? 'each' : '');

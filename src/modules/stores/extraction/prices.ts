@@ -71,10 +71,11 @@ const PIECES_LINE_AS_PRINTED_RE = new RegExp(
   String.raw`^\s*(\d{1,2}(?:[.,]\d{2})?|\d{3,4}[.,]\d{2})\s*${PIECES}\s*([2-9]|1[0-2])\s*$`,
   'u',
 );
-/** German "für", and OCR's readings of its ü in a display face: "fiir", "fur". */
-const GERMAN_FOR = String.raw`f(?:ü|ii|u)r`;
+/** German "für", and OCR's readings of its ü in a display face: "fiir", "fur", "fir". */
+const GERMAN_FOR = String.raw`f(?:ü|ii|u|i)r`;
+/** A count stands alone: the cents of "De R$ 8,79 por R$ 6,99" are no count of 79. */
 const MULTI_BUY_RE = new RegExp(
-  String.raw`\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|x|pour|por|per|\/|${PIECES_FOR})\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
+  String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|x|pour|por|per|\/|${PIECES_FOR})\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
@@ -103,6 +104,12 @@ const OLD_MARK_RE =
 const SAVING_MARK_RE =
   /(?:\b(?:save|you save|ahorra|ahorre|ahorro|sparen|spare|economize|economia|risparmi|risparmia)|[ée]conomi[sz]e[zr]?)\s*:?\s*(?:up to|jusqu'?[àa]|hasta|bis zu|at[ée]|fino a)?\s*(?:R\s*)?$/iu;
 const NEW_MARK_RE = /\b(?:now|jetzt|nur|only|sale|aktion|angebot)\s*:?\s*$/i;
+/**
+ * "De R$ 67,39 por R$ 51,99": the amount "por" follows is the regular price, the "De" before it
+ * lost or not (OCR reads it into the big price's "R$", and glues "-por" to the amount). "por" before
+ * a unit ("R$ 4,99 por kg") is a rate, and before a count's "R$" a multi-buy's total follows it.
+ */
+const FROM_PRICE_AFTER = /^\s*[-–]?\s*por\s*(?:$|R\s*\$|\d{1,4}[.,]\d{2}(?!\s*(?:k?g|m?l|l)\b))/iu;
 
 /** No Arabic-script letter on that side: JavaScript's \b knows ASCII letters only. */
 const RTL_EDGE = String.raw`(?<![\u0600-\u06ff])`;
@@ -156,6 +163,7 @@ function markOf(before: string, after: string): 'old' | 'new' | 'saving' | undef
   if (SAVING_MARK_RE.test(before) || RTL_SAVING_BEFORE.test(before) || RTL_SAVING_AFTER.test(after))
     return 'saving';
   if (OLD_MARK_RE.test(before) || RTL_OLD_BEFORE.test(before) || RTL_OLD_AFTER.test(after)) return 'old';
+  if (FROM_PRICE_AFTER.test(after)) return 'old';
   return NEW_MARK_RE.test(before) ? 'new' : undefined;
 }
 
@@ -231,9 +239,12 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const end = start + match[0].length;
     if (taken.some(([a, b]) => start < b && end > a)) continue;
     taken.push([start, end]);
+    // "0¢" is no price: OCR's second reading of part of a "50¢" beside it.
+    const value = round2(Number(match[1]) / 100);
+    if (!(value > 0)) continue;
     const marked = markOf(clean.slice(Math.max(0, start - 24), start), clean.slice(end, end + 24));
     if (marked === 'saving') continue;
-    tokens.push({ value: round2(Number(match[1]) / 100), start, end, marked });
+    tokens.push({ value, start, end, marked });
   }
   for (const match of clean.matchAll(PRICE_RE)) {
     const start = match.index;
@@ -451,6 +462,30 @@ function onlyFunctionWords(named: string): boolean {
     words.length > 0 &&
     words.every((w) => RTL_FUNCTION_WORDS.has(persianForms(w.replace(/[^\p{L}\p{M}]/gu, ''))))
   );
+}
+
+/**
+ * Words of Latin-script languages that name nothing (of, for, per, the, and): a cell of them alone
+ * is what OCR kept of a price's words ("R por" of "De R$ … por", "2 pour 5 Ë", "fir" of "für"),
+ * no product. Words of one letter ("à", "e", a misread sign) and currencies are not counted.
+ */
+const LATIN_FUNCTION_WORDS = new Set(
+  'de del di da do das dos du des la le les el los las lo the and of for per pour por para für fur fir und mit with avec con com et ou or oder au al em en in on ao'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A whole name of Latin-script words that name nothing (see LATIN_FUNCTION_WORDS). Asked of a whole
+ * offer's name: one line of a name stacked over several ("CARNE / PARA / TAMALES") may be one.
+ */
+export function namesNothing(name: string): boolean {
+  const words = name
+    .replace(CURRENCY_WORDS, ' ')
+    .split(/\s+/u)
+    .map((w) => w.replace(/[^\p{L}]/gu, '').toLowerCase())
+    .filter((w) => w.length >= 2 && /^\p{Script=Latin}+$/u.test(w));
+  return words.length > 0 && words.every((w) => LATIN_FUNCTION_WORDS.has(w));
 }
 
 /** One substitution, insertion or deletion apart. */

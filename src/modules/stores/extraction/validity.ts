@@ -18,14 +18,15 @@ const MONTH_WORDS: Array<[RegExp, number]> = [
   [/^(may|mai|mag|mayo|maio)/, 5],
   [/^(jun|juin|giu)/, 6],
   [/^(jul|juil|lug)/, 7],
-  [/^(aug|aoû|aou|ao[ûui]?t|ago)/, 8], // OCR drops or misreads août's û: "aot", "aoit"
+  // OCR drops or misreads août's û as one or two thin letters: "aot", "aoit", "aofit", "aoilt".
+  [/^(aug|aoû|aou|ao[ûüuifl]{0,2}t|ago)/, 8],
   [/^(sep|set)/, 9],
   [/^(oct|okt|ott|out)/, 10],
   [/^(nov)/, 11],
   [/^(dec|dez|déc|dic)/, 12],
 ];
 const MONTH_NAME =
-  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûui]?t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)\\.?';
+  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)\\.?';
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
