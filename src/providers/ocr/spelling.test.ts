@@ -171,6 +171,11 @@ describe('OCR words checked against the page language', () => {
       ['Limão', 0.7],
       ['Damasco', 0.7],
     ]);
+    // "ú" read as "t" or "i", its accent taken for a cross stroke or a dot, beside the "ç" read "g".
+    expect(await withFoods(['Agtcar', 'Agicar'], foods)).toEqual([
+      ['Açúcar', 0.7],
+      ['Açúcar', 0.7],
+    ]);
     // Read with confidence, or two foods through different confusions: left to the other rules.
     expect(await withFoods(['Agiicar'], foods, { confidence: 0.9 })).toEqual([['Agiicar', 0.9]]);
     const twins = new PreferredSpellings(['açúcar', 'agucar']);

@@ -1,6 +1,7 @@
 import { inPersianForms, SAME_STROKE } from './arabic-letters.ts';
 import { type ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { fold, HunspellDictionary, type DictionaryWord } from './hunspell.ts';
+import { withoutGarbledQualifiers } from './latin-names.ts';
 import type { OcrWord } from './ocr.ts';
 
 /**
@@ -75,7 +76,10 @@ export class SpellingCorrector {
       foodAmongSeveral: language !== 'en',
       cedilla: CEDILLA_WRITTEN.has(language),
     };
-    return words.flatMap((word) => correctWord(word, page));
+    const corrected = words.flatMap((word) => correctWord(word, page));
+    return HEAD_FIRST.has(language)
+      ? withoutGarbledQualifiers(corrected, preferred, language === 'fr')
+      : corrected;
   }
 
   /** The language's dictionary read now rather than at a page's first use of it. */
@@ -247,6 +251,8 @@ interface PageSpelling {
  */
 const STRESS_MARKED = new Set<SpellingLanguage>(['pt', 'es']);
 const CEDILLA_WRITTEN = new Set<SpellingLanguage>(['pt', 'fr']);
+/** Languages whose product names head with the food (see latin-names.ts). */
+const HEAD_FIRST = new Set<SpellingLanguage>(['pt', 'es', 'fr']);
 /** A word OCR was sure of is mended only when this long, and only into a food. */
 const SURE_MENDED_LETTERS = 8;
 /** An unsure word this long may become the one food two letters away ("Espaguetll"). */
@@ -302,12 +308,15 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
 
 /**
  * Glyphs of display faces OCR reads as others, as read → as printed (folded): "Ç" as "G" (its
- * cedilla taken for a tail), "U" and "Ú" as "II" or "LI" (two strokes), "M" as "RN", "D" as "CL".
+ * cedilla taken for a tail), "U" and "Ú" as "II" or "LI" (two strokes), "ú" as "i" or "t" (its
+ * accent taken for a dot or a cross stroke), "M" as "RN", "D" as "CL".
  */
 const GLYPH_CONFUSIONS: ReadonlyArray<readonly [string, string]> = [
   ['g', 'c'],
   ['ii', 'u'],
   ['li', 'u'],
+  ['i', 'u'],
+  ['t', 'u'],
   ['rn', 'm'],
   ['cl', 'd'],
 ];
