@@ -1,5 +1,5 @@
 import { inArabicForms } from '../../../providers/ocr/arabic-letters.ts';
-import type { LayoutItem } from './layout.ts';
+import { boxAround, type LayoutItem } from './layout.ts';
 import { ARABIC_SCRIPT_CURRENCY_WORDS, isArabicScriptCurrency } from './prices.ts';
 
 const ARABIC_WORD = /^\p{Script=Arabic}{4,}$/u;
@@ -42,12 +42,18 @@ function onlyLetterAway(text: string): string | undefined {
 
 /** `amount` is on `word`'s line, just right of it (the currency follows its amount). */
 function isAmountAfter(amount: LayoutItem, word: LayoutItem): boolean {
-  const gap = amount.x - (word.x + word.width);
-  const shared = Math.min(amount.y + amount.height, word.y + word.height) - Math.max(amount.y, word.y);
+  return followsOnLine(word, amount, MAX_GAP * word.height, word.height);
+}
+
+/**
+ * `right` starts where `left` ends (overlapping by a fifth of `height` at most, `maxGap` apart at
+ * most), the two sharing at least half the lower one's height: one line.
+ */
+function followsOnLine(left: LayoutItem, right: LayoutItem, maxGap: number, height: number): boolean {
+  const gap = right.x - (left.x + left.width);
+  const shared = Math.min(left.y + left.height, right.y + right.height) - Math.max(left.y, right.y);
   return (
-    gap >= -0.2 * word.height &&
-    gap <= MAX_GAP * word.height &&
-    shared >= MIN_SHARED_HEIGHT * Math.min(amount.height, word.height)
+    gap >= -0.2 * height && gap <= maxGap && shared >= MIN_SHARED_HEIGHT * Math.min(left.height, right.height)
   );
 }
 
@@ -90,26 +96,11 @@ function withSplitCurrenciesJoined(items: readonly LayoutItem[]): readonly Layou
 /** `right` starts where `left` ends, less than a space apart, on one line. */
 function areNeighbours(left: LayoutItem, right: LayoutItem): boolean {
   const height = Math.max(left.height, right.height);
-  const gap = right.x - (left.x + left.width);
-  const shared = Math.min(left.y + left.height, right.y + right.height) - Math.max(left.y, right.y);
-  return (
-    gap >= -0.2 * height &&
-    gap <= MAX_PIECE_GAP * height &&
-    shared >= MIN_SHARED_HEIGHT * Math.min(left.height, right.height)
-  );
+  return followsOnLine(left, right, MAX_PIECE_GAP * height, height);
 }
 
 /** One word over both pieces' boxes, as sure as the less sure piece. */
 function spanning(left: LayoutItem, right: LayoutItem, text: string): LayoutItem {
-  const x = Math.min(left.x, right.x);
-  const y = Math.min(left.y, right.y);
-  return {
-    ...left,
-    text,
-    x,
-    y,
-    width: Math.max(left.x + left.width, right.x + right.width) - x,
-    height: Math.max(left.y + left.height, right.y + right.height) - y,
-    confidence: Math.min(left.confidence ?? 1, right.confidence ?? 1),
-  };
+  const confidence = Math.min(left.confidence ?? 1, right.confidence ?? 1);
+  return { ...left, text, ...boxAround(left, right), confidence };
 }

@@ -1008,6 +1008,18 @@ function shareWithin(inner: LayoutItem, outer: LayoutItem): number {
 }
 const INSIDE_PRICE = 0.7;
 
+/** The box around two items: where pieces read apart become one. */
+export function boxAround(a: LayoutItem, b: LayoutItem): Pick<LayoutItem, 'x' | 'y' | 'width' | 'height'> {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return {
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+  };
+}
+
 /** A whole amount, its currency sign before it or not ("$1" of "3 for $10" read "$1" "0"). */
 const WHOLE_PIECE = /^(?:R\$|[$€£])?\d{1,4}[.,]?$/;
 const CENTS_PIECE = /^[.,]?\d{1,2}$|^[.,]$/;
@@ -1031,15 +1043,10 @@ function joinPricePieces(items: readonly LayoutItem[]): LayoutItem[] {
       );
       if (j === -1) break;
       const right = out[j]!;
-      const x = Math.min(left.x, right.x);
-      const y = Math.min(left.y, right.y);
       out[i] = {
         ...left,
         text: left.text.trim() + (raisedCents(left, right) ? ',' : '') + right.text.trim(),
-        x,
-        y,
-        width: Math.max(left.x + left.width, right.x + right.width) - x,
-        height: Math.max(left.y + left.height, right.y + right.height) - y,
+        ...boxAround(left, right),
       };
       out.splice(j, 1);
       if (j < i) i -= 1;
