@@ -39,6 +39,8 @@ export interface PriceGlyphs {
  */
 export interface OcrDocument {
   language?: string;
+  /** Set once a page was read in Arabic script: the next ones are read in it first. */
+  script?: 'arabic';
 }
 
 export interface OcrEngineOptions {

@@ -211,6 +211,20 @@ describe.runIf(existsSync(LATIN_FACE))('TesseractEngine on Latin-script language
   }, 60_000);
 });
 
+describe.runIf(existsSync(ARABIC_FACE))("an Arabic-script document's next pages", () => {
+  it('are read in its script first, and a Latin page among them still in English', async () => {
+    const document: OcrDocument = {};
+    await engine.recognize(page(['پنیر لیقوان ۴۰۰ گرم', 'چای ایرانی ۵۰۰ گرم'], ARABIC_FACE, true), document);
+    expect(document.script).toBe('arabic');
+    const next = await engine.recognize(page(['زعفران یک گرم', 'خرما مضافتی'], ARABIC_FACE, true), document);
+    expect(next.map((w) => w.text).join(' ')).toMatch(/زعفران/);
+    const latin = page(['Fresh chicken breast', 'Whole milk one gallon'], LATIN_FACE, false);
+    const read = (await engine.recognize(latin, document)).map((w) => w.text).join(' ');
+    expect(read).toMatch(/chicken/);
+    expect(read).toMatch(/milk/);
+  }, 60_000);
+});
+
 describe('pageLanguage', () => {
   const words = (text: string): OcrWord[] =>
     text.split(' ').map((t, i) => ({ text: t, x: i * 10, y: 0, width: 8, height: 10, confidence: 0.9 }));
