@@ -33,4 +33,11 @@ describe('the food vocabulary', () => {
     expect(arabic.spelling('خلاص')).toBe('خلاص');
     expect(new ArabicScriptFoods(foodWords('fa')).spelling('ليقوان')).toBe('لیقوان');
   });
+
+  it("holds Iran's everyday breads, so OCR's misreading of one becomes its name", () => {
+    const persian = new ArabicScriptFoods(foodWords('fa'));
+    for (const word of ['بربری', 'سنگک', 'لواش', 'تافتون']) expect(persian.spelling(word)).toBe(word);
+    // "نان بربری" as OCR read it from a generated Persian page, two dots astray.
+    expect(persian.misreadFood('بریزی')).toBe('بربری');
+  });
 });
