@@ -22,6 +22,7 @@ import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import { MAX_LAYOUT_ITEMS, nameLikelihood, parseLayout, type LayoutItem } from './extraction/layout.ts';
 import { findPrices, findUnit, looksLikeName, namesNothing } from './extraction/prices.ts';
+import { fixOcrWords } from './extraction/raised-cents.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
 /** The shared data sits beside the project (../shared from its root), wherever it is cloned. */
@@ -84,6 +85,15 @@ describe('price and unit recognition', () => {
     ['3 fiir 11 €', [3.67]],
     ['3 fur 7 €', [2.33]],
     ['2 fir 5,00 €', [2.5]],
+    // The times sign as printed, and a display face's "x" read twice.
+    ['2 × 5 €', [2.5]],
+    ['3 Xx 12 €', [4]],
+    // The real's sign read "RS" in a multi-buy; a multi-buy whose count OCR lost is no price.
+    ['Leve 4 por RS 29', [7.25]],
+    ['Leve por R$ 63', []],
+    ['Lleve por 5 €', []],
+    // "Take it for": one price, its cents printed.
+    ['Leve por R$ 4,99', [4.99]],
     ['Leve 2 por R$ 7,00', [3.5]],
     // The cents of a "from … for" price are no count ("79 por R$ 6,99" is not a multi-buy).
     ['De R$ 8,79 por R$ 6,99', [8.79, 6.99]],
@@ -959,6 +969,19 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('reads "2x5¢€", the euro sign read twice, as two for 5 € (2.50 each), not two for five cents', () => {
+    // A generated Spanish tile as OCR read it; "¢€" had given 0.05.
+    const offers = parseLayout(
+      fixOcrWords([
+        ocrAt('Jamón', 309, 195, 40, 12),
+        ocrAt('serrano', 354, 198, 46, 8),
+        ocrAt('200g', 309, 216, 28, 11),
+        ocrAt('2x5¢€', 309, 240, 87, 25),
+      ]),
+    );
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Jamón serrano', 2.5]]);
+  });
+
   it('reads an OCR line of pieces and their total, its currency sign lost, as a multi-buy ("18 عدد 3")', () => {
     // A generated Persian page's "۳ عدد ۱۸ €": OCR read no "€", and the line went unread.
     const offers = parseLayout([
@@ -1015,6 +1038,10 @@ describe('layout parser', () => {
     ['Pão de Forma PullmanW', 1],
     ['McCain Batata Pré-Frita', 1],
     ['NaturNah Hafer', 1],
+    ['Green CRage', 5 / 10],
+    ['Tomate NEliaffo', 6 / 14],
+    ['UHT Milch', 1],
+    ['KNORR Suppe', 1],
   ])('name likelihood of "%s" is %d', (name, likelihood) => {
     expect(nameLikelihood(name)).toBeCloseTo(likelihood, 2);
   });

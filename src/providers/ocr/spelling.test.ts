@@ -95,6 +95,16 @@ describe('OCR words checked against the page language', () => {
     expect(await corrected(['BOEUF', 'FRAICHE', 'Epinards'], 'fr')).toEqual(['BŒUF', 'FRAÎCHE', 'Épinards']);
   });
 
+  it('gives a word the dictionary holds, read with its second letter in capitals, its printed case', async () => {
+    expect(await corrected(['SHoulder', 'Roast', 'CRage', 'BBQ'], 'en')).toEqual([
+      'Shoulder',
+      'Roast',
+      'CRage',
+      'BBQ',
+    ]);
+    expect(await corrected(['FEijão', 'ARroz'])).toEqual(['Feijão', 'Arroz']);
+  });
+
   it("spells a food as the food vocabulary does where the dictionary also holds another word's form", async () => {
     // "abobora" is a verb form in the Portuguese dictionary, "maca" a stretcher.
     const foods = new PreferredSpellings(['abóbora', 'maçã', 'batata', 'pêssego', 'pessego']);

@@ -45,6 +45,11 @@ const CORRECTED = 0.7;
 const MIN_CONFIRMED_LETTERS = 4;
 /** Only words OCR was unsure of are changed by a letter: a brand it read well is not a typo. */
 const UNSURE = 0.8;
+/**
+ * A word OCR read with its second letter in capitals ("SHoulder"): a word the dictionary holds is
+ * given its printed case back, so that the names step does not take it for a garbled one.
+ */
+const MISCASED_HEAD = /^\p{Lu}{2}\p{Ll}{2}/u;
 /** A unit OCR glued to the word before it ("Brancakg"). */
 const GLUED_UNIT = /^(\p{L}{3,}?)(kg|lb)$/iu;
 const FOLDED_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -279,7 +284,7 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   if (cedilla) return [confirmed({ ...word, text: before + cedilla + after }, folded, CORRECTED)];
   const stressed = asRead && page.stressMarked ? stressedNoun(asRead, same) : undefined;
   if (stressed) return [spelt(stressed, SPELT)];
-  if (asRead) return [confirmed(word, folded, SPELT)];
+  if (asRead) return [MISCASED_HEAD.test(core) ? spelt(asRead.word, SPELT) : confirmed(word, folded, SPELT)];
   const accented = only(same);
   if (accented) return [spelt(accented, SPELT)];
   if (same.length > 0) return [word];

@@ -728,8 +728,9 @@ export function nameLikelihood(name: string): number {
     all += letters;
     // Short capitals ("UHT") and abbreviations with their dot ("Bdj.", "Pct.") have no vowel.
     const abbreviation = letters <= 3 && (word === word.toUpperCase() || /^\p{L}+\.$/u.test(word));
-    // Two words OCR glued through a misread space ("MacarrãWEspaguete") change case inside.
-    const glued = /\p{Ll}{3}\p{Lu}{1,2}\p{Ll}{3}/u.test(word);
+    // Two words OCR glued through a misread space ("MacarrãWEspaguete") change case inside; a
+    // word misread from its first letters on opens with two capitals then small ones ("CRage", "NEliaffo").
+    const glued = /\p{Ll}{3}\p{Lu}{1,2}\p{Ll}{3}|^\p{Lu}{2}\p{Ll}{2}/u.test(word);
     const latin = LATIN_WORD.test(word) && (VOWEL.test(word) || abbreviation) && !glued;
     const measured = /^\d+(?:[.,]\d+)?\p{L}{1,3}$/u.test(word);
     // OCR glues a stray mark to a right-to-left word's end ("طازج؟", "زيتون\""): the word stands.

@@ -73,9 +73,18 @@ const PIECES_LINE_AS_PRINTED_RE = new RegExp(
 );
 /** German "für", and OCR's readings of its ü in a display face: "fiir", "fur", "fir". */
 const GERMAN_FOR = String.raw`f(?:ü|ii|u|i)r`;
-/** A count stands alone: the cents of "De R$ 8,79 por R$ 6,99" are no count of 79. */
+/**
+ * "Leve por R$ 63": a multi-buy whose count OCR lost. The whole amount is what several cost
+ * together, and how many is not known: it is no price. ("Leve por R$ 4,99", take it for, is one.)
+ */
+const COUNT_LOST_BEFORE = /(?<![\p{L}\d])(?:leve|lleve|lleva|llévate)\s+(?:por|x)\s*R?\s*$/iu;
+/**
+ * A count stands alone: the cents of "De R$ 8,79 por R$ 6,99" are no count of 79. Its times sign
+ * as printed ("×") or as OCR reads a display face's "x" twice ("3 Xx 12 €"); the real's sign as
+ * OCR reads it in display type, "RS".
+ */
 const MULTI_BUY_RE = new RegExp(
-  String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|x|pour|por|per|\/|${PIECES_FOR})\s*(R\$|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
+  String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
@@ -253,6 +262,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     if (SIZE_RANGE_AFTER.test(clean.slice(end))) continue;
     if (match[5] && GLUED_UNIT_AFTER.test(clean.slice(end))) continue;
     const raw = match[2] ?? match[3] ?? match[5] ?? '';
+    if (!/[.,]/.test(raw) && COUNT_LOST_BEFORE.test(clean.slice(Math.max(0, start - 16), start))) continue;
     const value = amountOf(raw);
     if (!(value > 0) || value >= 10_000) continue;
     const marked = markOf(clean.slice(Math.max(0, start - 24), start), clean.slice(end, end + 24));

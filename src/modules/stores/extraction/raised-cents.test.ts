@@ -129,6 +129,34 @@ describe('OCR word repairs', () => {
     expect(texts(fixed)).toEqual(['€۲۲,۲۹', '۵,۳۹€', '€٤,٥٠', '6,50', '۶,۵۰']);
   });
 
+  it('reads a cent sign beside a euro sign after an amount as the euro sign alone', () => {
+    const fixed = fixOcrWords(
+      ['2x5¢€', '3x5€¢', '4,99 ¢€', '95¢', '€ 2,49', '¢€'].map((t, i) => word(t, 0, i * 20, 60, 12)),
+    );
+    expect(texts(fixed)).toEqual(['2x5€', '3x5€', '4,99€', '95¢', '€ 2,49', '¢€']);
+  });
+
+  it('reads a date whose second slash OCR read as "1" as that date, nothing else so shaped', () => {
+    const fixed = fixOcrWords(
+      ['23/1012025', '1/712026', '23/10/2025', '23/1312025', '12/1011999', '3/1012'].map((t, i) =>
+        word(t, 0, i * 20, 60, 12),
+      ),
+    );
+    expect(texts(fixed)).toEqual([
+      '23/10/2025',
+      '1/7/2026',
+      '23/10/2025',
+      '23/1312025',
+      '12/10/1999',
+      '3/1012',
+    ]);
+  });
+
+  it('reads "S$" (the dollar\'s stroke read as an S beside it) as "$"', () => {
+    const fixed = fixOcrWords(['S$', 'S$16', 'US$', 'S$S'].map((t, i) => word(t, 0, i * 20, 30, 12)));
+    expect(texts(fixed)).toEqual(['$', '$16', 'US$', 'S$S']);
+  });
+
   it('reads a big "79°" as 79¢ and a big "RS" as R$, never a small "4°" or "RS"', () => {
     const small = ['Green', 'Cabbage', 'Store', 'at', '4°', 'Regular', '$1.09'].map((t, i) =>
       word(t, i * 60, 0, 50, 12),

@@ -132,7 +132,12 @@ function findSignIndex(
  * - the euro sign beside a price in Persian or Arabic digits, which those models read as a Latin
  *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets;
  * - a stray mark glued to a word's end ("Strawberries§"): no word a flyer prints ends so, and
- *   kept, it made the name look like noise.
+ *   kept, it made the name look like noise;
+ * - a cent sign beside a euro sign after an amount ("2x5¢€"): the euro's bars read a second time as
+ *   "¢", which made "2 x 5 €" two for five cents. No flyer prices in both;
+ * - "S$" for "$" (the sign's stroke read as an S beside it): "3 for S$ 16" was 16.00. Singapore's
+ *   dollar, printed so, is the same amount;
+ * - a date's second slash read as "1" ("23/1012025"): the date went unread, and the validity with it.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
   const body = bodyTextHeight(items);
@@ -145,7 +150,10 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
     fixed = fixed
       .replace(/^(\p{L}{4,})[§©“”‘|¦]$/u, '$1')
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
-      .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€');
+      .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€')
+      .replace(/(\d)\s*(?:¢\s*€|€\s*¢)/u, '$1€')
+      .replace(/^S\$(?=\d|$)/u, '$')
+      .replace(/^(\d{1,2})\/(0?[1-9]|1[0-2])1((?:19|20)\d{2})$/u, '$1/$2/$3');
     return fixed === item.text ? item : { ...item, text: fixed };
   });
 }
