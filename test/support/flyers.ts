@@ -1,5 +1,17 @@
 import { sql } from 'kysely';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { readFileSync } from 'node:fs';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+  rgb,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib';
 import type { DatabaseHandle } from '../../src/platform/db/database.ts';
 import { jobSchemaFor } from '../../src/platform/jobs/queue.ts';
 import { encodePng } from '../../src/providers/ocr/png.ts';
@@ -161,6 +173,40 @@ export async function imageOnlyFlyer(lines: string[]): Promise<Uint8Array> {
   const width = A4[0];
   const height = (image.height / image.width) * width;
   page.drawImage(image, { x: 0, y: A4[1] - height, width, height });
+  return pdf.save();
+}
+
+/**
+ * `imageOnlyFlyer`'s page with its picture in JPEG 2000 (JPXDecode), as scanners and PDF optimisers
+ * write it: `test/fixtures/image-page.jp2` is `renderLines(IMAGE_PAGE_LINES, 6)` encoded by
+ * OpenJPEG's `opj_compress -r 20` (Debian's libopenjp2-tools; no JPEG 2000 encoder ships on npm).
+ */
+export const IMAGE_PAGE_LINES = ['WEEKLY SPECIALS', 'COFFEE      $7.99', 'TOMATO SOUP     $1.49'];
+
+export async function jpeg2000Flyer(): Promise<Uint8Array> {
+  const jp2 = readFileSync(new URL('../fixtures/image-page.jp2', import.meta.url));
+  const [width, height] = [852, 312];
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage(A4);
+  const image = pdf.context.register(
+    pdf.context.stream(jp2, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: width,
+      Height: height,
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 8,
+      Filter: 'JPXDecode',
+    }),
+  );
+  const drawnHeight = (height / width) * A4[0];
+  page.node.setXObject(PDFName.of('Scan'), image);
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(A4[0], 0, 0, drawnHeight, 0, A4[1] - drawnHeight),
+    drawObject('Scan'),
+    popGraphicsState(),
+  );
   return pdf.save();
 }
 

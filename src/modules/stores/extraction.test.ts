@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   imageOnlyFlyer,
+  jpeg2000Flyer,
   rowFlyer,
   tileFlyer,
   vectorOnlyFlyer,
@@ -1590,6 +1591,12 @@ describe('flyer reader', () => {
     expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
     // OCR output is less certain than a text layer.
     expect(coffee!.confidence).toBeLessThan(0.9);
+  });
+
+  it('reads an image-only page whose picture is JPEG 2000 (pdf.js decodes it in WebAssembly)', async () => {
+    const offers = await extractAll(await jpeg2000Flyer());
+    expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });
+    expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
   });
 
   it.runIf(photoFlyerFaceAvailable)(

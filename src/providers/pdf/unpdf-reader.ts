@@ -1,4 +1,6 @@
-import { extractImages, getDocumentProxy, renderPageAsImage } from 'unpdf';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { definePDFJSModule, extractImages, getDocumentProxy, renderPageAsImage } from 'unpdf';
 import {
   InvalidPdfError,
   type PdfDocument,
@@ -13,6 +15,23 @@ import { pngOf } from '../ocr/png.ts';
 
 type DocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
 type CanvasModule = typeof NapiCanvas;
+
+const require = createRequire(import.meta.url);
+/** pdf.js's image decoders compiled to WebAssembly (JPEG 2000, JBIG2, CCITT fax), shipped in pdfjs-dist. */
+const WASM_DIR = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'wasm')}/`;
+
+let officialPdfjs: Promise<void> | undefined;
+
+/**
+ * unpdf's own pdf.js build has its WebAssembly decoders cut out: a page image in JPEG 2000 (what
+ * scanners and PDF optimisers write; the real Italian flyer's pages) or JBIG2 was skipped with a
+ * warning and the page read as empty. pdfjs-dist's build of the same version loads them from
+ * `WASM_DIR`; unpdf's helpers run on it.
+ */
+function withOfficialPdfjs(): Promise<void> {
+  officialPdfjs ??= definePDFJSModule(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+  return officialPdfjs;
+}
 
 /**
  * pdf.js (through unpdf): text items with positions per page, embedded images decoded.
@@ -32,11 +51,13 @@ export class UnpdfReader implements PdfReader {
 
   async open(bytes: Uint8Array): Promise<PdfDocument> {
     let proxy: DocumentProxy;
+    await withOfficialPdfjs();
     try {
       // pdf.js takes ownership of the buffer it is given: hand it a copy.
       proxy = await getDocumentProxy(new Uint8Array(bytes), {
         verbosity: this.#verbosity,
         maxImageSize: this.#maxImagePixels,
+        wasmUrl: WASM_DIR,
       });
     } catch (error) {
       throw new InvalidPdfError(`not a readable PDF: ${(error as Error).message}`);
