@@ -27,6 +27,7 @@ const defaultDirs = [
   path.join(root, '../shared/data/flyers-real'),
   path.join(root, '../shared/data/flyers'),
   path.join(root, 'bench/flyers/generated'),
+  path.join(root, 'bench/flyers/rasterised'),
 ];
 const dirs = valuesOf('--dir').length > 0 ? valuesOf('--dir').map((d) => path.resolve(d)) : defaultDirs;
 const only = valuesOf('--only')[0];

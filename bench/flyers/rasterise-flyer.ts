@@ -1,0 +1,58 @@
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { PDFDocument } from 'pdf-lib';
+import { UnpdfReader } from '../../src/providers/pdf/unpdf-reader.ts';
+import type { FlyerLabels } from './scoring.ts';
+
+export interface RasterisedFlyer {
+  pdf: Uint8Array;
+  labels: FlyerLabels & Record<string, unknown>;
+}
+
+/** A page with at least this many letters in its text layer has one (the reader's own bar is 12). */
+const TEXT_LETTERS = 12;
+
+/**
+ * The flyer with every page drawn to a JPEG at `dpi` and placed alone on a page of the same size:
+ * what a shop's image export or a scan gives. Invisible OCR text is not drawn, so a flyer whose
+ * text layer lies over page images becomes those images. `undefined` when no page has text.
+ */
+export async function rasteriseFlyer(
+  bytes: Uint8Array,
+  labels: FlyerLabels & Record<string, unknown>,
+  options: { dpi: number; quality: number },
+): Promise<RasterisedFlyer | undefined> {
+  const source = await new UnpdfReader().open(bytes);
+  try {
+    const pdf = await PDFDocument.create();
+    let textPages = 0;
+    for (let n = 1; n <= source.pageCount; n += 1) {
+      const page = await source.page(n);
+      const letters = page.items.reduce((sum, i) => sum + (i.text.match(/\p{L}/gu) ?? []).length, 0);
+      if (letters >= TEXT_LETTERS) textPages += 1;
+      const drawn = await source.render(n, options.dpi / 72);
+      const picture = await loadImage(drawn.png);
+      const canvas = createCanvas(drawn.width, drawn.height);
+      const context = canvas.getContext('2d');
+      // A PDF page without a background is transparent where nothing is drawn: paper is white.
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, drawn.width, drawn.height);
+      context.drawImage(picture, 0, 0);
+      const jpeg = await canvas.encode('jpeg', options.quality);
+      const image = await pdf.embedJpg(jpeg);
+      const out = pdf.addPage([page.width, page.height]);
+      out.drawImage(image, { x: 0, y: 0, width: page.width, height: page.height });
+    }
+    if (textPages === 0) return undefined;
+    return {
+      pdf: await pdf.save(),
+      labels: {
+        ...labels,
+        kind: 'image-only',
+        rasterised: { from: labels.file, dpi: options.dpi, jpeg_quality: options.quality },
+        notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi JPEG pages, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
+      },
+    };
+  } finally {
+    await source.close();
+  }
+}
