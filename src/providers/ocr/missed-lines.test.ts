@@ -3,7 +3,6 @@ import {
   mayHoldPrices,
   missedLines,
   onLines,
-  priceLine,
   readingOrder,
   rowStrips,
   unreadStrips,
@@ -95,25 +94,6 @@ describe('lines the page reading missed', () => {
 });
 
 describe('price lines', () => {
-  it.each([
-    ['R$2.99', '2.99'],
-    ['RS4,99', '4,99'],
-    ['R3.59', '3.59'],
-    ['$3.99', '3.99'],
-    ['16.99', '16.99'],
-    ['9,99unid', '9,99 unid'],
-    ['4,99 kg', '4,99 kg'],
-  ])('%s reads as the price %s', (text, price) => {
-    expect(priceLine(text)).toBe(price);
-  });
-
-  it.each(['299', ',99', 'Banana', 'Leve 3 por 10,00', '17/06/2024', '1.000 x 1.000', '0800 123 4567'])(
-    '%s is not a price line (left to the page reading)',
-    (text) => {
-      expect(priceLine(text)).toBeUndefined();
-    },
-  );
-
   it('replace the words of their strip with one settled word', () => {
     const strip = { x: 100, y: 400, width: 200, height: 80 };
     const words = withPriceLines(

@@ -110,16 +110,6 @@ export function withLinesReread(
   return [...kept, ...fresh];
 }
 
-/** A line read as one price: a currency sign or its misreadings, the amount with its cents, a unit. */
-const PRICE_LINE = /^(?:R\$|RS|R5|R|\$|S)?\s?(\d{1,4}[.,]\d{2})\s?([a-z]{1,4})?$/iu;
-
-/** The price a line shows, as the words a price is written with ("R$ 2,99" → "2,99"), or undefined. */
-export function priceLine(text: string): string | undefined {
-  const match = PRICE_LINE.exec(text.trim());
-  if (!match) return undefined;
-  return match[2] ? `${match[1]} ${match[2]}` : match[1];
-}
-
 /** The strips' words, except where a strip reads as one price: there, that price, settled. */
 export function withPriceLines(
   words: readonly OcrWord[],

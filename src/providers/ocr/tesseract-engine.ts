@@ -13,7 +13,6 @@ import {
   isReadAgain,
   readingOrder,
   unreadStrips,
-  priceLine,
   rowStrips,
   withLinesReread,
   withPriceLines,
@@ -34,6 +33,7 @@ import {
   type SpellingLanguage,
 } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
+import { pricesIn, stripsWithFigures, withMisreadPrices } from './display-prices.ts';
 import { practicePage } from './practice-page.ts';
 
 const require = createRequire(import.meta.url);
@@ -61,6 +61,8 @@ const OTHER_SCRIPT_SHARE = 0.25;
 const CONFIDENT = 0.7;
 /** The price recogniser's mean character probability from which its reading of a line is kept. */
 const PRICE_SURE = 0.8;
+/** …and from which its reading of a line the page reading read stands over that reading. */
+const PRICE_CHECK_SURE = 0.9;
 /** Strips read on their own a page, at most. */
 const MAX_LINES_ALONE = 8;
 /** A strip narrower than this many of its heights may hold one word. */
@@ -108,15 +110,37 @@ export class TesseractEngine implements OcrEngine {
   async recognize(image: Buffer, document: OcrDocument = {}): Promise<OcrWord[]> {
     const lines = await this.#lines.detect(image);
     const words = onLines(await this.#pageReading(image, document), lines);
-    const strips = rowStrips(missedLines(lines, words));
-    if (strips.length === 0) return this.#spelt(image, words, document);
+    const missed = missedLines(lines, words);
+    const read = await this.#checkedPrices(image, lines, stripsWithFigures(lines, missed, words), words);
+    const strips = rowStrips(missed);
+    if (strips.length === 0) return this.#spelt(image, readingOrder(read), document);
     const isolated = await isolateText(image, lines);
     const stack = stackLines(isolated, strips);
-    const stacked = wordsOnPage(await this.#read(stack.png, words), stack.placements);
-    const reread = [...stacked, ...(await this.#linesAlone(isolated, unreadStrips(strips, stacked), words))];
-    const prices = await this.#priceLines(image, mayHoldPrices(strips, reread));
-    const all = readingOrder(withLinesReread(words, strips, withPriceLines(reread, prices)));
+    const stacked = wordsOnPage(await this.#read(stack.png, read), stack.placements);
+    const reread = [...stacked, ...(await this.#linesAlone(isolated, unreadStrips(strips, stacked), read))];
+    const prices = await this.#priceLines(image, lines, mayHoldPrices(strips, reread));
+    const all = readingOrder(withLinesReread(read, strips, withPriceLines(reread, prices)));
     return this.#spelt(image, all, document);
+  }
+
+  /**
+   * The page reading's lines that show figures read again by the price recogniser: where it reads
+   * one price whose figures differ from the page reading's, its reading stands (tesseract reads a
+   * condensed display "$4.99LB" as "S4991B", "2X$6.00" as "2496.00").
+   */
+  async #checkedPrices(
+    image: Buffer,
+    lines: readonly ImageRegion[],
+    strips: readonly ImageRegion[],
+    words: OcrWord[],
+  ): Promise<OcrWord[]> {
+    // Arabic-script pages' prices are read by their own digit reader (the recogniser has no Arabic-Indic digits).
+    if (strips.length === 0 || arabicScriptShare(words) > 0.5) return words;
+    const picture = await decodedPicture(image);
+    const read = (region: ImageRegion) => this.#prices.read(picture, region);
+    const readings = [];
+    for (const strip of strips) readings.push(...(await pricesIn(strip, lines, read, PRICE_CHECK_SURE)));
+    return withMisreadPrices(words, readings);
   }
 
   /**
@@ -211,14 +235,11 @@ export class TesseractEngine implements OcrEngine {
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
 
-  async #priceLines(image: Buffer, strips: readonly ImageRegion[]) {
+  async #priceLines(image: Buffer, lines: readonly ImageRegion[], strips: readonly ImageRegion[]) {
     const picture = await decodedPicture(image);
+    const read = (region: ImageRegion) => this.#prices.read(picture, region);
     const prices = [];
-    for (const strip of strips) {
-      const reading = await this.#prices.read(picture, strip);
-      const text = reading.confidence >= PRICE_SURE ? priceLine(reading.text) : undefined;
-      if (text) prices.push({ strip, text, confidence: reading.confidence });
-    }
+    for (const strip of strips) prices.push(...(await pricesIn(strip, lines, read, PRICE_SURE)));
     return prices;
   }
 

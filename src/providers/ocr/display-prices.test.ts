@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { displayPrice, figuresOf, pricesIn, stripsWithFigures, withMisreadPrices } from './display-prices.ts';
+import { ocrWord as word } from '../../../test/support/ocr-words.ts';
+
+describe('a display line read as one price', () => {
+  it.each([
+    ['R$2.99', '2.99'],
+    ['RS4,99', '4,99'],
+    ['R3.59', '3.59'],
+    ['$3.99', '3.99'],
+    ['16.99', '16.99'],
+    ['9,99unid', '9,99 unid'],
+    ['4,99 kg', '4,99 kg'],
+    // Real flyers rasterised (bench/flyers/rasterise.ts): a condensed US display face, an outlined italic one.
+    ['$4.99LB', '4.99 LB'],
+    ['2x$5.00', '2x$5.00'],
+    ['2X$6.00', '2x$6.00'],
+    ['3/$10', '3x$10'],
+    ['99d', '99¢'],
+    ['" 1,69', '1,69'],
+    ['** 4,98', '4,98'],
+  ])('%s reads as the price %s', (text, price) => {
+    expect(displayPrice(text)).toBe(price);
+  });
+
+  it.each([
+    '299',
+    ',99',
+    '$199', // raised cents ($1⁹⁹) read flat: only the glyphs' sizes tell 1.99 from 199
+    '*4990',
+    'Banana',
+    'Leve 3 por 10,00',
+    '17/06/2024',
+    '1.000 x 1.000',
+    '0800 123 4567',
+    '2x5', // a pack (2 x 5 pieces) as much as a multi-buy without its sign
+    'Pasta fresca 500 g',
+  ])('%s is not a price line (left to the page reading)', (text) => {
+    expect(displayPrice(text)).toBeUndefined();
+  });
+
+  it('has its figures compared without signs and letters', () => {
+    expect(figuresOf('S4991B')).toBe('4991');
+    expect(figuresOf('$4.99LB')).toBe('4.99');
+    expect(figuresOf('€ 2,18 al kg.')).toBe('2,18');
+  });
+});
+
+describe('prices the page reading misread', () => {
+  const price = { x: 100, y: 400, width: 200, height: 80 };
+
+  it('give way to the recogniser reading of their strip when its figures differ', () => {
+    const words = withMisreadPrices(
+      [word('S4991B', 110, 405, 180, 70, 0.7), word('TURKEY', 100, 300, 90, 20)],
+      [{ strip: price, text: '4.99 LB', confidence: 0.99 }],
+    );
+    expect(words.map((w) => [w.text, w.settled ?? false])).toEqual([
+      ['TURKEY', false],
+      ['4.99 LB', true],
+    ]);
+  });
+
+  it('stay where the page reading shows the same figures (its "€" and unit words are kept)', () => {
+    const page = [word('€', 100, 410, 20, 60), word('2,18', 125, 410, 80, 60), word('al', 210, 430, 20, 30)];
+    expect(withMisreadPrices(page, [{ strip: price, text: '2,18 alkg', confidence: 0.96 }])).toEqual(page);
+  });
+
+  it('are looked for in the read lines that hold a figure, not in missed ones nor in names', () => {
+    const name = { x: 100, y: 300, width: 200, height: 25 };
+    const missed = { x: 400, y: 400, width: 200, height: 80 };
+    const strips = stripsWithFigures(
+      [name, price, missed],
+      [missed],
+      [word('TURKEY', 100, 300, 90, 20), word('S4991B', 110, 405, 180, 70), word('1,99', 410, 405, 180, 70)],
+    );
+    expect(strips).toEqual([price]);
+  });
+
+  it("are read line by line where a strip's whole reading is not one price", async () => {
+    const left = { x: 0, y: 0, width: 100, height: 60 };
+    const right = { x: 110, y: 0, width: 100, height: 60 };
+    const strip = { x: 0, y: 0, width: 210, height: 60 };
+    const texts = new Map([
+      [strip, '"5.65*895'],
+      [left, '"5,65'],
+      [right, '8,95'],
+    ]);
+    const read = (region: object) =>
+      Promise.resolve({ text: texts.get(region as never) ?? '', confidence: 0.95 });
+    expect(await pricesIn(strip, [left, right], read, 0.9)).toEqual([
+      { strip: left, text: '5,65', confidence: 0.95 },
+      { strip: right, text: '8,95', confidence: 0.95 },
+    ]);
+    const unsure = (region: object) =>
+      Promise.resolve({ text: texts.get(region as never) ?? '', confidence: 0.6 });
+    expect(await pricesIn(strip, [left, right], unsure, 0.9)).toEqual([]);
+  });
+});

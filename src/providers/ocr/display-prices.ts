@@ -1,0 +1,108 @@
+import type { ImageRegion, OcrWord } from './ocr.ts';
+import { inside, rowStrips } from './missed-lines.ts';
+
+/** Lines read again by the price recogniser a page, at most (a hostile picture's lines are many). */
+export const MAX_PRICE_CHECKS = 80;
+
+/** A price as a display line prints it: a sign or its misreadings, the amount with cents, a unit. */
+const AMOUNT_LINE = /^(?:R\$|RS|R5|R|\$|S)?\s?(\d{1,4}[.,]\d{2})\s?([a-z]{1,4})?$/iu;
+/** "2x$5.00", "2X$5.00", "3/$10", "2 for $5": a count, a sign, the total (cents, or a whole of two digits at most). */
+const MULTI_BUY_LINE = /^([2-9]|1[0-2])\s?(?:x|\/|for)\s?(R\$|\$)?\s?(\d{1,3}[.,]\d{2}|\d{1,2})$/iu;
+/** "99¢" as the recogniser reads it: its alphabet has no "¢", which comes back as "c" or "d". */
+const CENTS_LINE = /^(\d{1,2})\s?[¢cd]$/u;
+
+/**
+ * The words a display line's reading stands for when it is one price ("$4.99LB" → "4.99 LB",
+ * "2X$5.00" → "2x$5.00", "99d" → "99¢"), or undefined. A whole amount without cents is no price
+ * here but in a multi-buy: "$199" is how raised cents ($1⁹⁹) read, and only the glyphs' sizes tell.
+ */
+export function displayPrice(text: string): string | undefined {
+  // Outlines and shadows of display type read as marks before or after it ('" 1,69', "** 4,98").
+  const line = text.replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}]+$/gu, '');
+  const amount = AMOUNT_LINE.exec(line);
+  if (amount) return amount[2] ? `${amount[1]} ${amount[2]}` : amount[1];
+  const multiBuy = MULTI_BUY_LINE.exec(line);
+  if (multiBuy) {
+    const [, count, sign, total] = multiBuy;
+    // A whole total needs its sign to be read as money ("2x5" may be a pack: 2 x 5 pieces).
+    if (!sign && !/[.,]/.test(total!)) return undefined;
+    return `${count}x${sign ?? ''}${total}`;
+  }
+  const cents = CENTS_LINE.exec(line);
+  return cents ? `${cents[1]}¢` : undefined;
+}
+
+/** The figures of a reading, in order, with their separators ("S4991B" → "4991", "$4.99LB" → "4.99"). */
+export function figuresOf(text: string): string {
+  return text.replace(/[^\d.,]/g, '').replace(/^[.,]+|[.,]+$/g, '');
+}
+
+/**
+ * Strips of the lines the page reading did read that hold a figure: where it may have misread a
+ * display price (a condensed "$4.99LB" as "S4991B", "2X$6.00" as "2496.00"). The tallest first,
+ * at most MAX_PRICE_CHECKS.
+ */
+export function stripsWithFigures(
+  lines: readonly ImageRegion[],
+  missed: readonly ImageRegion[],
+  words: readonly OcrWord[],
+): ImageRegion[] {
+  const read = lines.filter((line) => !missed.includes(line));
+  return rowStrips(read)
+    .filter((strip) => words.some((w) => /\d/.test(w.text) && inside(w, strip)))
+    .sort((a, b) => b.height - a.height)
+    .slice(0, MAX_PRICE_CHECKS);
+}
+
+export interface PriceReading {
+  /** Where the price is: the strip, or the one of its lines read on its own. */
+  strip: ImageRegion;
+  /** The price as words (`displayPrice`). */
+  text: string;
+  confidence: number;
+}
+
+/** A strip's lines read on their own, at most (a strip of a hostile picture may hold hundreds). */
+const MAX_LINES_A_STRIP = 6;
+
+/**
+ * The prices a strip shows: its reading when that is one price, else those of its detected lines
+ * read one by one (two tiles' prices side by side are one strip: "5.65*895"; a badge's words
+ * beside its amount: "DEON3990"). `read` is the line recogniser; readings below `sure` count not.
+ */
+export async function pricesIn(
+  strip: ImageRegion,
+  lines: readonly ImageRegion[],
+  read: (region: ImageRegion) => Promise<{ text: string; confidence: number }>,
+  sure: number,
+): Promise<PriceReading[]> {
+  const priceOf = async (region: ImageRegion): Promise<PriceReading[]> => {
+    const reading = await read(region);
+    const text = reading.confidence >= sure ? displayPrice(reading.text) : undefined;
+    return text ? [{ strip: region, text, confidence: reading.confidence }] : [];
+  };
+  const whole = await priceOf(strip);
+  if (whole.length > 0) return whole;
+  const parts = lines.filter((line) => inside(line, strip));
+  if (parts.length < 2) return [];
+  const found: PriceReading[] = [];
+  for (const part of parts.slice(0, MAX_LINES_A_STRIP)) found.push(...(await priceOf(part)));
+  return found;
+}
+
+/**
+ * The words, where a strip's reading by the price recogniser is one price whose figures the page
+ * reading's words in it do not show: those words give way to that price, settled. Where both
+ * show the same figures the page reading stays (it keeps "€", "¢" and the words of a unit).
+ */
+export function withMisreadPrices(words: readonly OcrWord[], readings: readonly PriceReading[]): OcrWord[] {
+  let result = [...words];
+  for (const { strip, text: price, confidence } of readings) {
+    const within = result.filter((w) => inside(w, strip));
+    const read = figuresOf(within.map((w) => w.text).join(''));
+    if (read === figuresOf(price)) continue;
+    result = result.filter((w) => !within.includes(w));
+    result.push({ ...strip, text: price, confidence, settled: true });
+  }
+  return result;
+}
