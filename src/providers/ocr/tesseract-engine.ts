@@ -109,7 +109,7 @@ export class TesseractEngine implements OcrEngine {
    */
   async recognize(image: Buffer, document: OcrDocument = {}): Promise<OcrWord[]> {
     const lines = await this.#lines.detect(image);
-    const words = onLines(await this.#pageReading(image, document), lines);
+    const words = onLines(await this.#pageReading(image, document, lines), lines);
     const missed = missedLines(lines, words);
     const read = await this.#checkedPrices(image, lines, stripsWithFigures(lines, missed, words), words);
     const strips = rowStrips(missed);
@@ -165,18 +165,21 @@ export class TesseractEngine implements OcrEngine {
    * The page read in the language (or the Arabic script) its document's earlier pages were found
    * in, when that reading is in the page's script; else read as a first page is (English first,
    * then the language or script its words show), what was found being noted for the next pages.
+   * A reading's script is judged by its words on the detected `lines`: photos' texture, read as
+   * unsure marks, made a Latin photo page look like another script and read again in Arabic
+   * script (~3–5 s).
    */
-  async #pageReading(image: Buffer, document: OcrDocument): Promise<OcrWord[]> {
+  async #pageReading(image: Buffer, document: OcrDocument, lines: readonly ImageRegion[]): Promise<OcrWord[]> {
     const known = documentLanguage(document);
     if (known) {
       const words = await readWords(await this.#languageWorker(known), image);
-      if (confidentLetterShare(words) >= OTHER_SCRIPT_SHARE) return words;
+      if (confidentLetterShare(onLines(words, lines)) >= OTHER_SCRIPT_SHARE) return words;
     }
     // An Arabic-script document's next pages skip the English reading a first page needs (~0.7–0.9 s).
     const arabic =
       document.script === 'arabic' ? await readWords(await this.#arabicWorker(), image) : undefined;
-    if (arabic && isArabicScriptReading(arabic)) return arabic;
-    const words = await this.#read(image, [], undefined, arabic);
+    if (arabic && isArabicScriptReading(onLines(arabic, lines))) return arabic;
+    const words = await this.#read(image, [], undefined, arabic, lines);
     if (arabicScriptShare(words) > 0.5) document.script = 'arabic';
     else {
       const found = pageLanguage(words);
@@ -221,6 +224,7 @@ export class TesseractEngine implements OcrEngine {
     context: readonly OcrWord[],
     segmentation?: PSM,
     arabicReading?: OcrWord[],
+    lines?: readonly ImageRegion[],
   ): Promise<OcrWord[]> {
     if (context.length > 0) {
       const read = async (worker: Promise<Worker>) => readWords(await worker, image, segmentation);
@@ -230,7 +234,7 @@ export class TesseractEngine implements OcrEngine {
       return this.#inPageLanguage(image, await read(this.#latinWorker()), context, segmentation);
     }
     const latin = await this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image));
-    if (confidentLetterShare(latin) >= OTHER_SCRIPT_SHARE) return latin;
+    if (confidentLetterShare(lines ? onLines(latin, lines) : latin) >= OTHER_SCRIPT_SHARE) return latin;
     const arabic = arabicReading ?? (await readWords(await this.#arabicWorker(), image));
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
