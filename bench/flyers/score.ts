@@ -14,6 +14,7 @@ import {
 
 /**
  * npm run flyers:score [-- --dir <folder> ...] [--json <file>] [--only <name-part>] [--show] [--all] [--cold]
+ *   [--candidates <file>]
  * Runs the production flyer reader (the workers' composition, with the model when LLM settings are
  * in the environment) on every PDF of a folder that has `<name>.labels.json` beside it, and prints
  * per flyer and in total: candidates, precision, recall, price and regular-price accuracy, validity,
@@ -32,6 +33,9 @@ const defaultDirs = [
 const dirs = valuesOf('--dir').length > 0 ? valuesOf('--dir').map((d) => path.resolve(d)) : defaultDirs;
 const only = valuesOf('--only')[0];
 const jsonOut = valuesOf('--json')[0];
+/** --candidates writes every candidate scored, one JSON line each, matched or not (to weigh a threshold). */
+const candidatesOut = valuesOf('--candidates')[0];
+const candidateLines: string[] = [];
 /** --show prints every extracted offer beside the labels of its page (to see what was missed). */
 const show = args.includes('--show');
 /** Candidates below CANDIDATE_MIN_CONFIDENCE are not listed to the admin, so not scored (--all: they are). */
@@ -92,6 +96,7 @@ async function scoreFolder(
       await run.close();
     }
     if (show) printSideBySide(file, labels, offers);
+    if (candidatesOut) candidateLines.push(...candidateRecords(file, labels, offers));
     const used = process.cpuUsage(cpu);
     const seconds = (performance.now() - started) / 1000;
     rows.push({
@@ -103,6 +108,13 @@ async function scoreFolder(
     });
   }
   return rows;
+}
+
+function candidateRecords(file: string, labels: FlyerLabels, offers: ExtractedOfferForScoring[]): string[] {
+  const matched = new Set<object>(matchOffers(labels, offers).flat());
+  return offers
+    .filter((o) => labels.pages_labelled.includes(o.page))
+    .map((o) => JSON.stringify({ flyer: file, ...o, matched: matched.has(o) }));
 }
 
 /** Each page's labels and extracted offers; `✓` marks the ones that matched, `✗` the others. */
@@ -195,6 +207,7 @@ try {
     printTable(rows);
   }
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ mode, rows }, null, 2));
+  if (candidatesOut) writeFileSync(candidatesOut, candidateLines.map((l) => `${l}\n`).join(''));
 } finally {
   await close();
 }
