@@ -123,12 +123,20 @@ function card(tile: PhotoTile, seed: number): Buffer {
  * A text page whose offers are pictures: its text layer holds only a heading and the validity
  * line, and every offer (name and price) is in a card image placed on the page, two by two.
  */
-export async function cardsPdf(tiles: readonly PhotoTile[], heading: string, validity: string) {
+export async function cardsPdf(
+  tiles: readonly PhotoTile[],
+  heading: string,
+  validity: string,
+  options: { textLayer?: boolean } = {},
+) {
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([810, 1440]);
-  const font = await pdf.embedFont(StandardFonts.HelveticaBold);
-  page.drawText(heading, { x: 70, y: 1300, size: 48, font });
-  page.drawText(validity, { x: 70, y: 120, size: 24, font });
+  // Without a text layer the page is only its card pictures (an export of a design tool's cards).
+  if (options.textLayer !== false) {
+    const font = await pdf.embedFont(StandardFonts.HelveticaBold);
+    page.drawText(heading, { x: 70, y: 1300, size: 48, font });
+    page.drawText(validity, { x: 70, y: 120, size: 24, font });
+  }
   for (const [i, tile] of tiles.entries()) {
     const image = await pdf.embedJpg(card(tile, 11 + i));
     const x = 40 + (i % 2) * 380;

@@ -1652,6 +1652,29 @@ describe('flyer reader', () => {
     120_000,
   );
 
+  it.runIf(photoFlyerFaceAvailable)(
+    'reads an image-only page made of several pictures, each offer where its picture is placed',
+    async () => {
+      const tiles = [
+        { name: 'MANGA TOMY', price: '4,99' },
+        { name: 'UVA ITALIA', price: '9,99' },
+        { name: 'ABACAXI', price: '6,49' },
+      ];
+      // No text layer: every picture alone would be read as if it were the whole page.
+      const offers = await extractAll(await cardsPdf(tiles, '', '', { textLayer: false }));
+      // Three names alone do not tell the page's language, whose dictionary would give "ITÁLIA" back.
+      const plain = (name: string) => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+      expect(offers.map((o) => [plain(o.product), o.discountedPrice])).toEqual(
+        tiles.map((t) => [t.name, Number(t.price.replace(',', '.'))]),
+      );
+      const [manga, uva, abacaxi] = offers;
+      expect(manga!.box!.x + manga!.box!.width).toBeLessThan(400);
+      expect(uva!.box!.x).toBeGreaterThanOrEqual(420);
+      expect(abacaxi!.box!.y).toBeGreaterThan(1440 - 710);
+    },
+    120_000,
+  );
+
   it('reads a page whose text is only vector outlines by drawing it and running OCR', async () => {
     const bytes = await vectorOnlyFlyer(['WEEKLY SPECIALS', 'COFFEE      $7.99', 'TOMATO SOUP     $1.49']);
     const offers = await extractAll(bytes);

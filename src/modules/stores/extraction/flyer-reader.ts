@@ -159,14 +159,23 @@ export class FlyerReader implements FlyerSource {
     source: 'pictures' | 'drawn' = 'pictures',
   ): Promise<LayoutItem[]> {
     if (!this.#ocr) return [];
+    const t0 = performance.now();
     const images = source === 'drawn' ? await drawnPage(page, document) : await pictures(page, document);
+    if (process.env.OCR_TIMING)
+      console.error(
+        'PICTURES',
+        page.number,
+        (performance.now() - t0).toFixed(0),
+        images.map((i) => i.png.length),
+      );
     const items: LayoutItem[] = [];
     for (const image of images) {
-      const words = await rereadBigPrices(
-        this.#ocr,
-        image.png,
-        await this.#ocr.recognize(image.png, ocrDocument),
-      );
+      const t1 = performance.now();
+      const rec = await this.#ocr.recognize(image.png, ocrDocument);
+      const t2 = performance.now();
+      const words = await rereadBigPrices(this.#ocr, image.png, rec);
+      if (process.env.OCR_TIMING)
+        console.error('RECOGNIZE', (t2 - t1).toFixed(0), 'REREAD', (performance.now() - t2).toFixed(0));
       // The image is assumed to span the page's width (a scanned page); its words keep their layout.
       const scale = page.width / image.width;
       for (const word of words) {
@@ -195,19 +204,36 @@ interface PagePicture {
 /** Pixels per PDF point when a page is drawn: ~216 dpi, enough for OCR of flyer print. */
 const RENDER_SCALE = 3;
 
+/** A page's one picture is a scan of it when their shapes agree this closely (width over height). */
+const SCAN_SHAPE_TOLERANCE = 0.03;
+
 /**
- * What a page without a text layer shows: its embedded raster images large enough to carry text
- * (a scan), or, when it embeds none, the page itself drawn to pixels (text as vector outlines).
+ * What a page without a text layer shows: its one embedded raster image when that is the page (a
+ * scan: one picture of the page's shape), else the page itself drawn to pixels: several pictures
+ * (a design tool's offer cards, each of which would be read as if it were the whole page), one
+ * placed on part of the page or turned, or none (text as vector outlines).
  */
 async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePicture[]> {
   const embedded = (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
-  if (embedded.length > 0) return embedded.map((image) => ({ png: toPng(image), width: image.width }));
+  const [only] = embedded;
+  if (embedded.length === 1 && isScanOf(only!, page)) return [{ png: toPng(only!), width: only!.width }];
+  // Drawn near the pictures' own resolution: as for a vector page, or as a card page is.
+  const largest = Math.max(0, ...embedded.map((i) => i.width * i.height));
+  const native = Math.sqrt(largest / Math.max(1, page.width * page.height));
+  const scale =
+    embedded.length === 0 ? RENDER_SCALE : Math.min(RENDER_SCALE, Math.max(CARD_RENDER_SCALE, native));
   try {
-    const drawn = await document.render(page.number, RENDER_SCALE);
+    const drawn = await document.render(page.number, scale);
     return [{ png: drawn.png, width: drawn.width }];
   } catch {
     return []; // a page pdf.js cannot draw yields no offers rather than failing the flyer
   }
+}
+
+function isScanOf(image: RasterImage, page: PdfPage): boolean {
+  const shape = image.width / image.height;
+  const pageShape = page.width / Math.max(1, page.height);
+  return Math.abs(shape - pageShape) <= pageShape * SCAN_SHAPE_TOLERANCE;
 }
 
 /** Pictures placed on a text page are drawn at this scale: cards' type is small. */
