@@ -67,6 +67,14 @@ describe('lines the page reading missed', () => {
     expect(merged.sort()).toEqual(['7.99', 'Junho', 'Tomate']);
   });
 
+  it('give way, sure or not, to a price the recogniser read there (tesseract is sure of raised cents alone)', () => {
+    const strip = { x: 100, y: 700, width: 250, height: 140 };
+    const page = [word('29', 230, 710, 60, 60, 0.89), word('Yogurt', 100, 650, 90, 20, 0.95)];
+    const price = { ...strip, text: '2,29', confidence: 0.93, settled: true };
+    const merged = withLinesReread(page, [strip], [price]).map((w) => w.text);
+    expect(merged.sort()).toEqual(['2,29', 'Yogurt']);
+  });
+
   it('keep the page words of a strip where the new reading found nothing', () => {
     const strip = { x: 300, y: 220, width: 200, height: 40 };
     const page = [word('R$=799', 300, 228, 60, 20, 0.4)];

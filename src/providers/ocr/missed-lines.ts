@@ -94,6 +94,8 @@ export function unreadStrips(strips: readonly ImageRegion[], reread: readonly Oc
  * The page reading with the missed lines read again. In a strip the new reading found words in,
  * the page reading keeps only its sure words, and new words over them give way; its unsure words
  * there go (both readings of one price side by side, "R$=799" and "7.99", were read as 7997.99).
+ * A price the recogniser read (settled) wins over the page reading's words in it, sure or not:
+ * tesseract is sure of the raised cents alone ("29" of a display "2,29").
  * A strip where the new reading found nothing keeps the page reading's words.
  */
 export function withLinesReread(
@@ -102,10 +104,16 @@ export function withLinesReread(
   reread: readonly OcrWord[],
 ): OcrWord[] {
   const readAgain = reread.filter(isReadAgain);
+  const settled = readAgain.filter((w) => w.settled);
   const replaced = strips.filter((s) => readAgain.some((w) => inside(w, s)));
-  const kept = words.filter((w) => w.confidence >= SURE || !replaced.some((s) => inside(w, s)));
+  const kept = words.filter(
+    (w) =>
+      !settled.some((s) => inside(w, s)) && (w.confidence >= SURE || !replaced.some((s) => inside(w, s))),
+  );
   const fresh = readAgain.filter(
-    (w) => !kept.some((k) => k.confidence >= SURE && intersection(k, w) > Math.min(area(k), area(w)) * 0.5),
+    (w) =>
+      w.settled ||
+      !kept.some((k) => k.confidence >= SURE && intersection(k, w) > Math.min(area(k), area(w)) * 0.5),
   );
   return [...kept, ...fresh];
 }
