@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrice, figuresOf, pricesIn, stripsWithFigures, withMisreadPrices } from './display-prices.ts';
+import {
+  displayPrice,
+  figuresOf,
+  pricesIn,
+  stripsWithFigures,
+  withMisreadPrices,
+  withRaisedCents,
+} from './display-prices.ts';
 import { ocrWord as word } from '../../../test/support/ocr-words.ts';
 
 describe('a display line read as one price', () => {
@@ -94,5 +101,22 @@ describe('prices the page reading misread', () => {
     const unsure = (region: object) =>
       Promise.resolve({ text: texts.get(region as never) ?? '', confidence: 0.6 });
     expect(await pricesIn(strip, [left, right], unsure, 0.9)).toEqual([]);
+  });
+
+  it('join a whole part and the raised cents beside it, detected as two lines, into one price', () => {
+    // The real Italian flyer's "€ 11⁴⁹": "11" and "49" are read apart, "1149" across both.
+    const whole = { region: { x: 100, y: 500, width: 140, height: 120 }, text: '11', confidence: 0.9 };
+    const cents = { region: { x: 250, y: 505, width: 130, height: 80 }, text: '49', confidence: 1 };
+    expect(withRaisedCents(whole, cents)).toEqual({
+      strip: { x: 100, y: 500, width: 280, height: 120 },
+      text: '11,49',
+      confidence: 0.9,
+    });
+    expect(withRaisedCents({ ...whole, text: '€1,' }, cents)?.text).toBe('1,49');
+    // Two figures of one size side by side, or the small ones sitting low, are not raised cents.
+    expect(withRaisedCents(whole, { ...cents, region: { ...cents.region, height: 118 } })).toBeUndefined();
+    expect(withRaisedCents(whole, { ...cents, region: { ...cents.region, y: 545 } })).toBeUndefined();
+    expect(withRaisedCents(whole, { ...cents, region: { ...cents.region, x: 400 } })).toBeUndefined();
+    expect(withRaisedCents(whole, { ...cents, text: '495' })).toBeUndefined();
   });
 });

@@ -76,18 +76,63 @@ export async function pricesIn(
   read: (region: ImageRegion) => Promise<{ text: string; confidence: number }>,
   sure: number,
 ): Promise<PriceReading[]> {
-  const priceOf = async (region: ImageRegion): Promise<PriceReading[]> => {
-    const reading = await read(region);
-    const text = reading.confidence >= sure ? displayPrice(reading.text) : undefined;
-    return text ? [{ strip: region, text, confidence: reading.confidence }] : [];
-  };
-  const whole = await priceOf(strip);
-  if (whole.length > 0) return whole;
-  const parts = lines.filter((line) => inside(line, strip));
+  const reading = await read(strip);
+  const whole = reading.confidence >= sure ? displayPrice(reading.text) : undefined;
+  if (whole) return [{ strip, text: whole, confidence: reading.confidence }];
+  const parts = lines
+    .filter((line) => inside(line, strip))
+    .sort((a, b) => a.x - b.x)
+    .slice(0, MAX_LINES_A_STRIP);
   if (parts.length < 2) return [];
+  const readings: Array<{ region: ImageRegion; text: string; confidence: number }> = [];
+  for (const region of parts) readings.push({ region, ...(await read(region)) });
   const found: PriceReading[] = [];
-  for (const part of parts.slice(0, MAX_LINES_A_STRIP)) found.push(...(await priceOf(part)));
+  for (const [i, part] of readings.entries()) {
+    if (part.confidence < sure) continue;
+    const text = displayPrice(part.text);
+    if (text) found.push({ strip: part.region, text, confidence: part.confidence });
+    else {
+      const raised = withRaisedCents(part, readings[i + 1]);
+      if (raised && raised.confidence >= sure) found.push(raised);
+    }
+  }
   return found;
+}
+
+/** A display price's whole part as the recogniser reads it alone: "11", "7", "€1,", "$4". */
+const WHOLE_PART = /^(?:R\$|\$|S)?(\d{1,3})[.,]?$/u;
+const RAISED_CENTS = /^(\d{2})$/u;
+
+/**
+ * A whole part and, right beside it, smaller and raised to its top, two digits: one price with
+ * raised cents ("11" "49" → 11.49), which the detector finds as two lines and the recogniser,
+ * read across both, as "1149".
+ */
+export function withRaisedCents(
+  whole: { region: ImageRegion; text: string; confidence: number },
+  next: { region: ImageRegion; text: string; confidence: number } | undefined,
+): PriceReading | undefined {
+  if (!next) return undefined;
+  const amount = WHOLE_PART.exec(whole.text.replace(/^[^\p{N}$]+/u, '').trim());
+  const cents = RAISED_CENTS.exec(next.text.replace(/[^\p{N}]+$/u, '').trim());
+  if (!amount || !cents) return undefined;
+  const a = whole.region;
+  const b = next.region;
+  const raised = b.height <= a.height * 0.8 && Math.abs(b.y - a.y) <= a.height * 0.3;
+  const beside = b.x - (a.x + a.width) <= a.height * 0.5;
+  if (!raised || !beside) return undefined;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return {
+    strip: {
+      x,
+      y,
+      width: Math.max(a.x + a.width, b.x + b.width) - x,
+      height: Math.max(a.y + a.height, b.y + b.height) - y,
+    },
+    text: `${amount[1]},${cents[1]}`,
+    confidence: Math.min(whole.confidence, next.confidence),
+  };
 }
 
 /**
