@@ -69,6 +69,12 @@ describe('price and unit recognition', () => {
     ['€ 2.49', [2.49]],
     ['24,- €', [24]],
     ['nur 24,-', [24]],
+    // Cents after a dash standing for no whole part (German and Swiss discounters).
+    ['Bananen je kg -.99', [0.99]],
+    ['–.79 statt 1.09', [0.79, 1.09]],
+    ['Preis: -,89 €', [0.89]],
+    ['1 kg = -.98', []],
+    ['gültig vom 14.–20.8.', []],
     ['1.99$', [1.99]],
     ['$5', [5]],
     ['was 3.49 now 2.99', [3.49, 2.99]],

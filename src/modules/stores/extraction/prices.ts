@@ -45,10 +45,12 @@ const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
  * "$0.80", its strike read as a dash) 6.00: see PRICE_RE's end.
  */
 const RAISED_CENTS_MISREAD = String.raw`(?![°º”"'’])`;
-const AMOUNT = String.raw`\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–|${RAISED_CENTS_MISREAD})`;
+/** "-.99", "–.79": cents alone after a dash standing for no whole part (German and Swiss flyers). */
+const DASHED_CENTS = String.raw`[-–—][.,]\d{2}`;
+const AMOUNT = String.raw`(?:\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–|${RAISED_CENTS_MISREAD})|${DASHED_CENTS})`;
 const PRICE_RE = new RegExp(
-  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–))(?![\d%]|[.,:]\d|-\d)`,
-  'g',
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–|(?<![\p{L}\d][.-]?)${DASHED_CENTS}))(?![\d%]|[.,:]\d|-\d)`,
+  'gu',
 );
 /** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
 const PIECES = '(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)';
@@ -177,7 +179,10 @@ function markOf(before: string, after: string): 'old' | 'new' | 'saving' | undef
 }
 
 function amountOf(raw: string): number {
-  const cleaned = raw.replace(/[,.](?:-{1,2}|–)$/, '').replace(',', '.');
+  const cleaned = raw
+    .replace(/[,.](?:-{1,2}|–)$/, '')
+    .replace(/^[-–—](?=[.,])/, '0')
+    .replace(',', '.');
   return Number(cleaned);
 }
 
@@ -185,7 +190,7 @@ export function blankDates(text: string): string {
   return text.replace(DATE_RE, (match) => ' '.repeat(match.length));
 }
 
-const MONEY = String.raw`(?:R\$|[€$£])?\s*\d{1,4}(?:[.,]\d{1,2})?\s*(?:[€$£¢])?`;
+const MONEY = String.raw`(?:R\$|[€$£])?\s*(?:\d{1,4}(?:[.,]\d{1,2})?|[-–—][.,]\d{2})\s*(?:[€$£¢])?`;
 const BASE_UNIT = String.raw`(?:kg|l|lt|litre|liter|litro|lb|oz|100\s*g|100\s*ml|10\s*g)`;
 /**
  * Reference prices, what an amount comes to per kilo, litre or ounce, printed beside offers (the
