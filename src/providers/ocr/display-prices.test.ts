@@ -26,6 +26,8 @@ describe('a display line read as one price', () => {
     ['99d', '99¢'],
     ['" 1,69', '1,69'],
     ['** 4,98', '4,98'],
+    ['E1,09', '1,09'],
+    ['C 2,29', '2,29'],
   ])('%s reads as the price %s', (text, price) => {
     expect(displayPrice(text)).toBe(price);
   });
@@ -42,6 +44,7 @@ describe('a display line read as one price', () => {
     '0800 123 4567',
     '2x5', // a pack (2 x 5 pieces) as much as a multi-buy without its sign
     'Pasta fresca 500 g',
+    'EAN 4011',
   ])('%s is not a price line (left to the page reading)', (text) => {
     expect(displayPrice(text)).toBeUndefined();
   });

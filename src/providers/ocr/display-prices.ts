@@ -4,8 +4,11 @@ import { inside, rowStrips } from './missed-lines.ts';
 /** Lines read again by the price recogniser a page, at most (a hostile picture's lines are many). */
 export const MAX_PRICE_CHECKS = 80;
 
-/** A price as a display line prints it: a sign or its misreadings, the amount with cents, a unit. */
-const AMOUNT_LINE = /^(?:R\$|RS|R5|R|\$|S)?\s?(\d{1,4}[.,]\d{2})\s?([a-z]{1,4})?$/iu;
+/**
+ * A price as a display line prints it: a sign or its misreadings, the amount with cents, a unit.
+ * The recogniser's alphabet has no "€": a euro sign before the amount comes back as "E", "e" or "C".
+ */
+const AMOUNT_LINE = /^(?:R\$|RS|R5|R|\$|S|€|E|C)?\s?(\d{1,4}[.,]\d{2})\s?([a-z]{1,4})?$/iu;
 /** "2x$5.00", "2X$5.00", "3/$10", "2 for $5": a count, a sign, the total (cents, or a whole of two digits at most). */
 const MULTI_BUY_LINE = /^([2-9]|1[0-2])\s?(?:x|\/|for)\s?(R\$|\$)?\s?(\d{1,3}[.,]\d{2}|\d{1,2})$/iu;
 /** "99¢" as the recogniser reads it: its alphabet has no "¢", which comes back as "c" or "d". */
