@@ -169,7 +169,11 @@ export class TesseractEngine implements OcrEngine {
    * unsure marks, made a Latin photo page look like another script and read again in Arabic
    * script (~3–5 s).
    */
-  async #pageReading(image: Buffer, document: OcrDocument, lines: readonly ImageRegion[]): Promise<OcrWord[]> {
+  async #pageReading(
+    image: Buffer,
+    document: OcrDocument,
+    lines: readonly ImageRegion[],
+  ): Promise<OcrWord[]> {
     const known = documentLanguage(document);
     if (known) {
       const words = await readWords(await this.#languageWorker(known), image);
