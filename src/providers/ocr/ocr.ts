@@ -49,10 +49,10 @@ export interface OcrEngineOptions {
    * is asked (the ingredient reference's food names); called when a page is first in that language
    * (`pt`, `es` or `fr`: the languages whose dictionaries ship), and in them and English the foods
    * a misread word is mended toward; in German, which has no dictionary here, the only words OCR's
-   * are checked against; in Arabic and Persian, the foods OCR's words are spelt as when they are
+   * are checked against (and in Italian, whose dictionary is GPL-only too); in Arabic and Persian, the foods OCR's words are spelt as when they are
    * one or a misread dot away from one.
    */
-  preferredSpellings?: (language: 'en' | 'pt' | 'es' | 'fr' | 'de' | 'ar' | 'fa') => Iterable<string>;
+  preferredSpellings?: (language: 'en' | 'pt' | 'es' | 'fr' | 'de' | 'it' | 'ar' | 'fa') => Iterable<string>;
 }
 
 export interface OcrEngine {

@@ -238,6 +238,9 @@ describe('pageLanguage', () => {
     ['Ofertas validas del 12 al 18 de septiembre Naranjas de 2kg da Pechuga de pollo Jamon', 'spa'],
     ['Lleve 3 pague 2 Ofertas válidas hasta el 30 de octubre', 'spa'],
     ['Ofertas válidas de 12 a 18 de setembro Feijão Carioca', 'por'],
+    // The real Italian flyer drawn to JPEG: "del" and "al" are Spanish too; the rest is Italian.
+    ['CAMPIONI DEL RISPARMIO Snello fesa di tacchino al forno Cialde 80 pz in omaggio', 'ita'],
+    ['Offerte valide dal 3 al 12 marzo Prezzo al kg', 'ita'],
     ['Atlantic Salmon Fillet per lb was $9.99 save $2 each', undefined],
     ['12 34 $5', undefined],
   ])('%s → %s', (text, language) => {

@@ -74,7 +74,10 @@ const SPELLING: Record<PageLanguage | 'eng', SpellingLanguage | undefined> = {
   spa: 'es',
   fra: 'fr',
   deu: undefined,
+  ita: undefined,
 };
+/** Languages whose dictionaries are GPL-only and not shipped: their foods' names are the words to check. */
+const FOODS_ONLY: Partial<Record<PageLanguage, 'de' | 'it'>> = { deu: 'de', ita: 'it' };
 /** One per process: dictionaries are read once (~40 MB of heap for Portuguese) and never change. */
 const spelling = new SpellingCorrector();
 
@@ -94,7 +97,7 @@ export class TesseractEngine implements OcrEngine {
   readonly #lines = new TextLineDetector();
   readonly #prices = new PaddleLineRecognizer();
   readonly #options: OcrEngineOptions;
-  readonly #preferred = new Map<SpellingLanguage | 'de', PreferredSpellings>();
+  readonly #preferred = new Map<SpellingLanguage | 'de' | 'it', PreferredSpellings>();
   readonly #arabicFoods = new Map<'ar' | 'fa', ArabicScriptFoods>();
 
   constructor(options: OcrEngineOptions = {}) {
@@ -214,7 +217,8 @@ export class TesseractEngine implements OcrEngine {
     const language = SPELLING[found ?? known ?? 'eng'];
     if (language) return spelling.correct(words, language, this.#preferredIn(language));
     // German has no dictionary here: its foods' names are the only words to check against.
-    const foods = (found ?? known) === 'deu' ? this.#preferredIn('de') : undefined;
+    const foodsOnly = FOODS_ONLY[found ?? known ?? 'por'];
+    const foods = foodsOnly ? this.#preferredIn(foodsOnly) : undefined;
     return foods ? spelledAsFoods(words, foods) : words;
   }
 
@@ -279,6 +283,7 @@ export class TesseractEngine implements OcrEngine {
       this.#preferredIn(language);
     }
     this.#preferredIn('de');
+    this.#preferredIn('it');
     this.#foodsIn('ar');
     this.#foodsIn('fa');
     await this.recognize(practicePage('latin'));
@@ -286,7 +291,7 @@ export class TesseractEngine implements OcrEngine {
   }
 
   /** Foods' spellings in `language`. */
-  #preferredIn(language: SpellingLanguage | 'de'): PreferredSpellings | undefined {
+  #preferredIn(language: SpellingLanguage | 'de' | 'it'): PreferredSpellings | undefined {
     if (language === 'fa' || !this.#options.preferredSpellings) return undefined;
     let preferred = this.#preferred.get(language);
     if (!preferred) {
@@ -447,7 +452,7 @@ function confidentLetterShare(words: readonly OcrWord[]): number {
   return all === 0 ? 1 : confidentLetters(words) / all;
 }
 
-const LATIN_LANGUAGES = ['por', 'spa', 'fra', 'deu'] as const;
+const LATIN_LANGUAGES = ['por', 'spa', 'fra', 'deu', 'ita'] as const;
 type PageLanguage = (typeof LATIN_LANGUAGES)[number];
 
 /**
@@ -461,6 +466,7 @@ const LANGUAGE_WORDS: Record<PageLanguage | 'eng', RegExp> = {
   spa: /^(?:de|del|al|el|la|los|las|con|cada|por|oferta|ofertas|validas|hasta|sin|tarjeta|unidad|precio|lleve|pague|ahorra|ahorro|y|kg)$/,
   fra: /^(?:le|la|les|au|aux|du|de|des|et|prix|sans|carte|offre|offres|lieu|economisez|kg)$/,
   deu: /^(?:und|je|mit|statt|nur|angebot|angebote|gultig|bis|vom|stuck|packung|ohne|kundenkarte|kg)$/,
+  ita: /^(?:di|del|della|delle|dello|il|in|al|alla|con|e|per|prezzo|prezzi|offerta|offerte|sconto|risparmio|sottocosto|valido|valida|dal|fino|ogni|confezione|omaggio|pz|kg)$/,
 };
 
 /** The language an earlier page of the document was found in, when it is one read here. */
@@ -470,7 +476,7 @@ function documentLanguage(document: OcrDocument): PageLanguage | undefined {
 
 /** The page's language when its confident words say clearly that it is not English. */
 export function pageLanguage(words: readonly OcrWord[]): PageLanguage | undefined {
-  const hits: Record<string, number> = { eng: 0, por: 0, spa: 0, fra: 0, deu: 0 };
+  const hits: Record<string, number> = Object.fromEntries(Object.keys(LANGUAGE_WORDS).map((l) => [l, 0]));
   for (const word of words) {
     if (word.confidence < CONFIDENT) continue;
     const plain = word.text
