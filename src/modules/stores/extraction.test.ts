@@ -22,7 +22,7 @@ import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import { MAX_LAYOUT_ITEMS, nameLikelihood, parseLayout, type LayoutItem } from './extraction/layout.ts';
-import { findPrices, findUnit, looksLikeName, namesNothing } from './extraction/prices.ts';
+import { findPrices, findUnit, isServiceNote, looksLikeName, namesNothing } from './extraction/prices.ts';
 import { fixOcrWords } from './extraction/raised-cents.ts';
 import { defaultValidUntil, findValidUntil } from './extraction/validity.ts';
 
@@ -285,6 +285,25 @@ describe('layout parser', () => {
       unsure('/lb', 83, 254, 15, 12, 0.2),
     ]);
     expect(offers).toMatchObject([{ product: 'Bananas', discountedPrice: 0.5 }]);
+  });
+
+  it('lists no service note as an offer: free delivery from an amount is a minimum order', () => {
+    // The real Persian flyer drawn to JPEG: its footer's note and amount read as a tile.
+    const note = parseLayout([
+      ocrAt('Kostenlose Lieferung innerhalb Berlins', 20, 800, 300, 14),
+      ocrAt('ab', 20, 820, 20, 14),
+      ocrAt('100,00 €', 45, 820, 70, 14),
+    ]);
+    expect(note).toEqual([]);
+  });
+
+  it('drops the quotes OCR glues before an OCR name word ("„“Eingelegtes")', () => {
+    const offers = parseLayout([
+      ocrAt('„“Eingelegtes', 21, 537, 80, 12),
+      ocrAt('Gemüse', 105, 537, 50, 12),
+      ocrAt('5,49', 21, 560, 60, 30),
+    ]);
+    expect(offers).toMatchObject([{ product: 'Eingelegtes Gemüse', discountedPrice: 5.49 }]);
   });
 
   it('lists no offer whose whole name is words that name nothing ("R por" of a lost "De R$ … por")', () => {
@@ -552,6 +571,20 @@ describe('layout parser', () => {
       expect(namesNothing(text)).toBe(true);
     },
   );
+
+  it.each([
+    'Kostenlose Lieferung innerhalb Berlins',
+    'Free delivery on orders over',
+    'Entrega grátis',
+    'Livraison offerte',
+    'versandkostenfrei',
+  ])('"%s" is a service note, no product', (text) => {
+    expect(isServiceNote(text)).toBe(true);
+  });
+
+  it.each(['Lieferando Pizza Margherita', 'Pão de forma', 'Deliciosa'])('"%s" is no service note', (text) => {
+    expect(isServiceNote(text)).toBe(false);
+  });
 
   it.each(['Pan de molde', 'Filet de poulet', 'Pommes de terre', 'Figo', 'R$'])(
     '"%s" is not only words that name nothing',

@@ -8,6 +8,7 @@ import {
   isPriceNote,
   looksLikeName,
   namesNothing,
+  isServiceNote,
   residualName,
   isValidityStatement,
   round2,
@@ -618,7 +619,7 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
       brand = inParens[2]!.trim();
     }
   }
-  if (!looksLikeName(name) || namesNothing(`${brand} ${name}`)) return undefined;
+  if (!looksLikeName(name) || namesNothing(`${brand} ${name}`) || isServiceNote(name)) return undefined;
   const multiBuy = group.prices.some((p) => p.multiBuy);
   const unit =
     derived?.unit ?? rated.pack ?? group.units[0] ?? group.packSizes?.[0] ?? (multiBuy ? 'each' : '');
@@ -703,7 +704,10 @@ function withoutStrayMarks(name: string): string {
   return name
     .split(' ')
     .map((word) =>
-      /\p{Script=Arabic}/u.test(word) ? word.replace(/^[\p{Po}\p{S}]+|[\p{Po}\p{S}]+$/gu, '') : word,
+      /\p{Script=Arabic}/u.test(word)
+        ? word.replace(/^[\p{Po}\p{S}]+|[\p{Po}\p{S}]+$/gu, '')
+        : // Quotes OCR reads from a photo's edge or an ornament beside a Latin word ("„“Eingelegtes").
+          word.replace(/^["'„“”‚‘’«»`]+(?=\p{L})|(?<=\p{L})["„“”‚«»`]+$/gu, ''),
     )
     .filter(Boolean)
     .join(' ');

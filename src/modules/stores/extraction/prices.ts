@@ -503,6 +503,18 @@ export function namesNothing(name: string): boolean {
   return words.length > 0 && words.every((w) => LATIN_FUNCTION_WORDS.has(w));
 }
 
+/**
+ * A shop's service note read where a name would be: free delivery from an amount ("Kostenlose
+ * Lieferung innerhalb Berlins … ab 100 €", "Free delivery on orders over $35", "Entrega grátis"):
+ * its amount is a minimum order, no product's price.
+ */
+const SERVICE_NOTE =
+  /(?<![\p{L}])(?:lieferung|lieferservice|liefern|versand\p{L}*|delivery|deliveries|shipping|livraison|livr[ée]|entrega|env[ií]o|domicilio|consegna|bezorging|bezorgen)(?![\p{L}])/iu;
+
+export function isServiceNote(name: string): boolean {
+  return SERVICE_NOTE.test(name);
+}
+
 /** One substitution, insertion or deletion apart. */
 function oneEditApart(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return false;
