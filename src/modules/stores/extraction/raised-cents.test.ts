@@ -109,6 +109,13 @@ describe('OCR word repairs', () => {
     ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
   });
 
+  it('reads the zero OCR made of the "o" of "oz" after a pack\'s figures as "oz" ("120z", "14 0Z")', () => {
+    const fixed = fixOcrWords(
+      ['120z', '160z', '0Z', '6.30z', '100', '2025', 'Oz'].map((t, i) => word(t, 0, i * 20, 40, 12)),
+    );
+    expect(texts(fixed)).toEqual(['12oz', '16oz', 'OZ', '6.3oz', '100', '2025', 'Oz']);
+  });
+
   it("drops a stray mark OCR glued to a word's end, not a short word's or a mark inside", () => {
     const fixed = fixOcrWords(
       ['Strawberries§', 'Yogurt|', 'Salmon©', 'ee§', 'Kraft®', 'Ba§con'].map((t, i) =>

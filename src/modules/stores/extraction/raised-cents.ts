@@ -137,7 +137,9 @@ function findSignIndex(
  *   "¢", which made "2 x 5 €" two for five cents. No flyer prices in both;
  * - "S$" for "$" (the sign's stroke read as an S beside it): "3 for S$ 16" was 16.00. Singapore's
  *   dollar, printed so, is the same amount;
- * - a date's second slash read as "1" ("23/1012025"): the date went unread, and the validity with it.
+ * - a date's second slash read as "1" ("23/1012025"): the date went unread, and the validity with it;
+ * - the "o" of "oz" read as a zero after a pack's figures ("120z", "14 0Z" for "12oz", "14 OZ"): the
+ *   size went unread and its figure joined the name.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
   const body = bodyTextHeight(items);
@@ -153,7 +155,12 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€')
       .replace(/(\d)\s*(?:¢\s*€|€\s*¢)/u, '$1€')
       .replace(/^S\$(?=\d|$)/u, '$')
-      .replace(/^(\d{1,2})\/(0?[1-9]|1[0-2])1((?:19|20)\d{2})$/u, '$1/$2/$3');
+      .replace(/^(\d{1,2})\/(0?[1-9]|1[0-2])1((?:19|20)\d{2})$/u, '$1/$2/$3')
+      .replace(
+        /^(\d+(?:[.,]\d+)?)0([zZ])$/u,
+        (_, size: string, z: string) => `${size}${z === 'Z' ? 'O' : 'o'}${z}`,
+      )
+      .replace(/^0([zZ])$/u, (_, z: string) => (z === 'Z' ? 'OZ' : 'oz'));
     return fixed === item.text ? item : { ...item, text: fixed };
   });
 }
