@@ -619,6 +619,7 @@ describe('layout parser', () => {
     'Exclusividade Cliente Clube',
     'Exclusividage Cliente Clube', // as OCR read it
     'Exclusividade COllente Clube',
+    '“Exclusividade Cliente', // a quote from the badge's ornament read first (spn drawn at 100 dpi)
     'Exclusivo para sócios',
     'Exclusive for members',
     'Member price',

@@ -528,9 +528,18 @@ function oneEditApart(a: string, b: string): boolean {
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
 const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
 
-/** A line that annotates a price (member, regular, "was", savings, multi-buy conditions). */
+/**
+ * A line that annotates a price (member, regular, "was", savings, multi-buy conditions). Marks
+ * OCR reads before its first word (a quote from an ornament: "“Exclusividade Cliente Clube") do
+ * not hide it.
+ */
 export function isPriceNote(text: string): boolean {
-  return PRICE_NOTE.test(text) || MEMBER_NOTE.test(text) || CARD_NOTE_RTL.test(text);
+  const note = withoutLeadingMarks(text);
+  return PRICE_NOTE.test(note) || MEMBER_NOTE.test(note) || CARD_NOTE_RTL.test(text);
+}
+
+function withoutLeadingMarks(text: string): string {
+  return text.replace(/^[\s"'„“”‚‘’«»*•·|]+(?=\p{L})/u, '');
 }
 
 /**
@@ -573,9 +582,7 @@ export function looksLikeName(text: string): boolean {
     letters >= 3 &&
     !onlyFunctionWords(named) &&
     !NOT_A_PRODUCT.test(text) &&
-    !PRICE_NOTE.test(text) &&
-    !MEMBER_NOTE.test(text) &&
-    !CARD_NOTE_RTL.test(text) &&
+    !isPriceNote(text) &&
     !isValidityStatement(text)
   );
 }
