@@ -159,23 +159,11 @@ export class FlyerReader implements FlyerSource {
     source: 'pictures' | 'drawn' = 'pictures',
   ): Promise<LayoutItem[]> {
     if (!this.#ocr) return [];
-    const t0 = performance.now();
     const images = source === 'drawn' ? await drawnPage(page, document) : await pictures(page, document);
-    if (process.env.OCR_TIMING)
-      console.error(
-        'PICTURES',
-        page.number,
-        (performance.now() - t0).toFixed(0),
-        images.map((i) => i.png.length),
-      );
     const items: LayoutItem[] = [];
     for (const image of images) {
-      const t1 = performance.now();
-      const rec = await this.#ocr.recognize(image.png, ocrDocument);
-      const t2 = performance.now();
-      const words = await rereadBigPrices(this.#ocr, image.png, rec);
-      if (process.env.OCR_TIMING)
-        console.error('RECOGNIZE', (t2 - t1).toFixed(0), 'REREAD', (performance.now() - t2).toFixed(0));
+      const read = await this.#ocr.recognize(image.png, ocrDocument);
+      const words = await rereadBigPrices(this.#ocr, image.png, read);
       // The image is assumed to span the page's width (a scanned page); its words keep their layout.
       const scale = page.width / image.width;
       for (const word of words) {
