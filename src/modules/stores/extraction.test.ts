@@ -552,7 +552,25 @@ describe('layout parser', () => {
     'Prix',
     'sans',
     'Preço ',
+    // The quantity a multi-buy starts at, its words OCR read as lines apart (savegnago drawn at 150 dpi).
+    'COMPRE',
+    'A PARTIR DE',
+    'PARTIR DE',
+    'Compre a partir de 3 unid.',
+    'Comprando 2 unidades',
+    'À partir de 2',
+    'Ab 3 Stück',
   ])('a multi-buy condition, card or former-price note "%s" is never a product name', (text) => {
+    expect(looksLikeName(text)).toBe(false);
+  });
+
+  it.each([
+    'Limite de 6 unid. por cliente/compra',
+    'Máximo 3 por cliente',
+    // Brazil's legal note, read by OCR from a beer tile drawn at 150 dpi (savegnago).
+    'PROMOÇÃO LIMITE EXELUANVA DE PARA CLIENTE POR CPE',
+    'Promoção limitada a 48 unidades por CPF',
+  ])('a purchase limit "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
 
@@ -621,6 +639,7 @@ describe('layout parser', () => {
     'Exclusividade COllente Clube',
     '“Exclusividade Cliente', // a quote from the badge's ornament read first (spn drawn at 100 dpi)
     'Exclusivo para sócios',
+    'PROMOÇÃO EXCLUSIVA PARA CLIENTE SAVÉ GANHE?', // over a beer tile's app price (savegnago at 150 dpi)
     'Exclusive for members',
     'Member price',
     'Members only',

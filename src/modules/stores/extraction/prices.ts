@@ -380,29 +380,31 @@ export function isOnlyUnit(raw: string): boolean {
  * OCR ("Prix" over "sans carte 0,79 €"). Several languages.
  */
 const NOT_A_PRODUCT =
-  /^\s*(?:prix|pre[çc]o|precio|prezzo|preis|price|sans|sin|sem|senza|ohne|without)\s*$|^\s*(limit[ae]?|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
+  /^\s*(?:prix|pre[çc]o|precio|prezzo|preis|price|sans|sin|sem|senza|ohne|without)\s*$|^\s*(limit[ae]?|promo\p{L}*\s+limit\p{L}*|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
 
 /**
  * Lines that annotate a price, never a product: member and regular prices, "was" prices and
  * savings ("without member card $3.49", "Sem cartão R$ 6,29", "De R$ 8,79 por", "Au lieu de",
  * "ohne Kundenkarte", "Sin tarjeta", "Prix sans carte", "SAVE $2", "Sie sparen", "Leve 3 pague 2"),
  * and the conditions of a multi-buy ("Levando 3 unidades pague 2. Nesta promoção a unidade sai
- * por", "Nesta embalagem cada unidade sai por"), whose price is the offer's per unit.
+ * por", "Nesta embalagem cada unidade sai por"), whose price is the offer's per unit, or the
+ * quantity it starts at ("Compre a partir de 3 unid.", "Comprando 2", "À partir de 2", "Ab 3 Stück"),
+ * OCR often reading its words as lines apart ("COMPRE", "A PARTIR DE").
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
+  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
  * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
  * sócios", "Member price", "Members only", "Preço Clube", "Prix adhérent", "Precio socio",
- * "Mitgliederpreis"): they say who pays the price under them, not what is sold. A word of the
+ * "Mitgliederpreis", "Promoção exclusiva para cliente Save Ganhe"): they say who pays the price under them, not what is sold. A word of the
  * programme alone ("Club Soda") is a name; the badge leads with its exclusivity or its price, and
  * names the programme within a few words (OCR garbles the ones between: "Exclusividade COllente
  * Clube").
  */
 const MEMBER_NOTE =
-  /^\s*(?:exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])\b|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)/iu;
+  /^\s*(?:(?:promo\p{L}*\s+|ofert\p{L}*\s+|offre\s+|angebot\s+)?exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])\b|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)/iu;
 
 /**
  * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
