@@ -333,6 +333,37 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('reads a price once where OCR also read its whole part alone, within it', () => {
+    // A card badge's "17,90" (the price recogniser) over the page reading's "17" (savegnago drawn at
+    // 150 dpi): joined they were 1717.90.
+    const offers = parseLayout([
+      unsure('em', 742, 455, 11, 13.9, 0.94),
+      unsure('Achocolatado', 695, 459, 57, 8.6, 0.92),
+      unsure('pó', 695, 466, 8, 6.8, 0.96),
+      unsure('Toddy', 705, 466, 20, 6.8, 0.93),
+      unsure('750g', 727, 467, 15, 6.4, 0.91),
+      unsure('17', 699, 544, 21, 10.6, 0.84),
+      unsure('17,90', 699, 544, 44, 17.8, 0.83),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.unit])).toEqual([
+      ['Achocolatado em pó Toddy', 17.9, '750g'],
+    ]);
+  });
+
+  it("never names a price after OCR's words it all but failed to read, whatever their letters", () => {
+    // A photo's texture beside a tile's price, read "pFEZRIT" at 0.00 (savegnago drawn at 150 dpi):
+    // it named the price, and the tile's own name went without one.
+    const offers = parseLayout([
+      unsure('Macarrão', 682, 730, 30, 4.8, 0.88),
+      unsure('semolado', 715, 729, 31, 5.3, 0.91),
+      unsure('Galo', 682, 734, 15, 13.4, 0.85),
+      unsure('pFEZRIT', 431, 757, 41, 13.9, 0),
+      unsure('2,99', 689, 748, 60, 32.6, 0.95),
+      unsure('R$', 678, 754, 10, 8.6, 0.86),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Galo', 2.99]]);
+  });
+
   it('reads no price of a whole amount whose raised cents OCR read as an ordinal sign', () => {
     // "R$ 4²⁹" read "R$" "4º" (the OCR of a generated page): 4.00 would be a wrong price.
     const offers = parseLayout([

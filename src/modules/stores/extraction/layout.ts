@@ -171,6 +171,12 @@ function trailsPriceAtItsFoot(cell: Cell, price: Cell): boolean {
 
 /** Below this OCR confidence, a cell with no word a flyer would print is not a name. */
 const NOISE_CONFIDENCE = 0.6;
+/**
+ * Below this, whatever its letters: what tesseract all but failed to read is a photo's texture or a
+ * badge's ink ("pFEZRIT", "isaneiCo" at 0.00). 0.35 scored the same on the rasterised and generated
+ * flyers.
+ */
+const NOISE_FLOOR = 0.25;
 
 /**
  * OCR's reading of a picture or of a display price it could not read ("sqm" for "$3⁷⁹"): unsure,
@@ -178,7 +184,11 @@ const NOISE_CONFIDENCE = 0.6;
  * tile's among them, from the name they stand under.
  */
 function isOcrNoise(cell: Cell): boolean {
-  return (cell.confidence < NOISE_CONFIDENCE && nameLikelihood(cell.name) === 0) || isPriceRemains(cell);
+  return (
+    cell.confidence < NOISE_FLOOR ||
+    (cell.confidence < NOISE_CONFIDENCE && nameLikelihood(cell.name) === 0) ||
+    isPriceRemains(cell)
+  );
 }
 
 /**
@@ -990,9 +1000,10 @@ function piecesAround(mark: LayoutItem, digits: readonly LayoutItem[]): LayoutIt
 }
 
 /**
- * OCR words of letters lying within an OCR price's box: the price's ink read a second time by
- * another reader (the Arabic-script reader's "حت" over the digit reader's "29.49"). Beside the
- * amount they would stand as the tile's name, and the price would be theirs.
+ * OCR words lying within an OCR price's box: the price's ink read a second time by another reader
+ * (the Arabic-script reader's "حت" over the digit reader's "29.49"), or part of it read alone (the
+ * page reading's "17" under the price recogniser's "17,90"). Beside the amount letters would stand
+ * as the tile's name, and the price would be theirs; the digits would be joined to it ("1717,90").
  */
 function withoutReadingsInPrices(items: LayoutItem[]): LayoutItem[] {
   const prices = items.filter((i) => i.confidence !== undefined && /\d[.,]\d{2}/u.test(i.text));
@@ -1000,9 +1011,20 @@ function withoutReadingsInPrices(items: LayoutItem[]): LayoutItem[] {
   return items.filter(
     (word) =>
       word.confidence === undefined ||
-      /\d/u.test(word.text) ||
-      !prices.some((price) => price !== word && shareWithin(word, price) >= INSIDE_PRICE),
+      !prices.some(
+        (price) =>
+          price !== word &&
+          shareWithin(word, price) >= INSIDE_PRICE &&
+          (!/\d/u.test(word.text) || partOf(word, price)),
+      ),
   );
+}
+
+/** `word` is figures only, fewer than `price`'s and found among them ("17" of "17,90"). */
+function partOf(word: LayoutItem, price: LayoutItem): boolean {
+  const figures = word.text.trim();
+  const all = price.text.replace(/\s/g, '');
+  return /^\d+$/u.test(figures) && figures.length < all.length && all.includes(figures);
 }
 
 /** The share of `inner`'s box that lies within `outer`'s. */
