@@ -234,6 +234,20 @@ describe('OCR words checked against the page language', () => {
     expect(unit!.x).toBeCloseTo(100 + name!.width);
   });
 
+  it('splits two words OCR read without the space between them, at a capital or a misread capital I', async () => {
+    // savegnago drawn at 150 dpi: "Maçã Importada Red" read "Red Maçãlmportada".
+    const texts = async (text: string, language: 'pt' | 'en' = 'pt') =>
+      (await spelling.correct([word(text, 0.9)], language)).map((w) => w.text);
+    expect(await texts('Maçãlmportada')).toEqual(['Maçã', 'Importada']);
+    expect(await texts('VerdeRepolho')).toEqual(['Verde', 'Repolho']);
+    expect(await texts('ChickenBreast', 'en')).toEqual(['Chicken', 'Breast']);
+    // Words the dictionary holds whole, and brands it holds no half of, stay.
+    expect(await texts('Chocolate')).toEqual(['Chocolate']);
+    expect(await texts('Bisnaguinha')).toEqual(['Bisnaguinha']);
+    expect(await texts('McDonald', 'en')).toEqual(['McDonald']);
+    expect(await texts('Pirakids')).toEqual(['Pirakids']);
+  });
+
   it('leaves what it cannot settle as read', async () => {
     // A brand read with confidence is not a typo; short words and two-letter slips are left;
     // digits, prices, other scripts and words read by the price recogniser are not words.

@@ -296,6 +296,8 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
       (foods && spelledAsFood(word, foods)) ||
         nearestPersian(word, before, after, folded, dictionary, budget, foods),
     ];
+  const joined = persian ? undefined : gluedWords(core, dictionary);
+  if (joined) return splitWord(word, before, joined, after);
   const sure = word.confidence >= UNSURE;
   if (folded.length < MIN_CORRECTED_LETTERS || (sure && folded.length < SURE_MENDED_LETTERS)) return [word];
   const misread = sure ? undefined : foodThroughConfusions(folded, preferred);
@@ -304,7 +306,7 @@ function correctWord(word: OcrWord, page: PageSpelling): OcrWord[] {
   if (sure && !preferred.onlyWithin(folded, 1)) return [word];
   const glued = GLUED_UNIT.exec(core);
   if (!sure && glued && !after && dictionary.wordsFolding(fold(glued[1]!)).length > 0)
-    return splitWord(word, before, glued);
+    return splitWord(word, before, [glued[1]!, glued[2]!], after);
   if (!spent(budget, folded)) return [word];
   const candidates = oneLetterAway(folded, dictionary);
   const near = sure ? onlyFoodAlone(candidates, preferred) : mended(folded, candidates, page);
@@ -501,11 +503,37 @@ function inCaseOf(model: string, word: string): string {
 }
 
 /** "Brancakg" as two words, "Branca" and "kg", each over its share of the box. */
-function splitWord(word: OcrWord, before: string, glued: RegExpExecArray): OcrWord[] {
-  const head = before + glued[1]!;
-  const share = head.length / (head.length + glued[2]!.length);
+function splitWord(word: OcrWord, before: string, [first, second]: [string, string], after = ''): OcrWord[] {
+  const head = before + first;
+  const tail = second + after;
+  const share = head.length / (head.length + tail.length);
   return [
     { ...word, text: head, width: word.width * share },
-    { ...word, text: glued[2]!, x: word.x + word.width * share, width: word.width * (1 - share) },
+    { ...word, text: tail, x: word.x + word.width * share, width: word.width * (1 - share) },
   ];
+}
+
+/** Shortest words a glued pair is split into. */
+const MIN_GLUED_LETTERS = 3;
+
+/**
+ * Two words OCR read without the space between them, the dictionary holding neither whole but
+ * both halves: at a capital after small letters ("VerdeRepolho"), or at an "l" that is a capital I
+ * misread ("Maçãlmportada": "Maçã" "Importada"). Only where exactly one place splits so.
+ */
+function gluedWords(core: string, dictionary: HunspellDictionary): [string, string] | undefined {
+  let found: [string, string] | undefined;
+  for (let i = MIN_GLUED_LETTERS; i <= core.length - MIN_GLUED_LETTERS - 1; i += 1) {
+    const letter = core[i]!;
+    if (!/\p{Ll}/u.test(core[i - 1]!)) continue;
+    const second =
+      letter === 'l' ? `I${core.slice(i + 1)}` : /\p{Lu}/u.test(letter) ? core.slice(i) : undefined;
+    if (!second || !/^\p{Lu}\p{Ll}+$/u.test(second)) continue;
+    const first = core.slice(0, i);
+    const known = (part: string) => dictionary.wordsFolding(fold(part)).length > 0;
+    if (!known(first) || !known(second)) continue;
+    if (found) return undefined;
+    found = [first, second];
+  }
+  return found;
 }
