@@ -670,6 +670,9 @@ describe('layout parser', () => {
     'Exclusividade COllente Clube',
     '“Exclusividade Cliente', // a quote from the badge's ornament read first (spn drawn at 100 dpi)
     'Exclusivo para sócios',
+    'É xéluslvidáne Cliente Chibé', // "Exclusividade Cliente Clube" as OCR read it (spn drawn at 150 dpi)
+    'Only 2 per customer',
+    'Max. 3 pro Kunde',
     'PROMOÇÃO EXCLUSIVA PARA CLIENTE SAVÉ GANHE?', // over a beer tile's app price (savegnago at 150 dpi)
     'Exclusive for members',
     'Member price',

@@ -537,8 +537,17 @@ const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
  */
 export function isPriceNote(text: string): boolean {
   const note = withoutLeadingMarks(text);
-  return PRICE_NOTE.test(note) || MEMBER_NOTE.test(note) || CARD_NOTE_RTL.test(text);
+  return (
+    PRICE_NOTE.test(note) || MEMBER_NOTE.test(note) || CARD_NOTE_RTL.test(text) || CUSTOMER_WORD.test(text)
+  );
 }
+
+/**
+ * The customer a badge or a limit speaks to ("Exclusividade Cliente Clube" read "É xéluslvidáne
+ * Cliente Chibé", "Limite 6 kg por cliente", "per customer", "pro Kunde"): no product is named so,
+ * however OCR garbled the words around it.
+ */
+const CUSTOMER_WORD = /(?<!\p{L})(?:clientes?|clienti|customers?|kunden?)(?!\p{L})/iu;
 
 function withoutLeadingMarks(text: string): string {
   return text.replace(/^[\s"'„“”‚‘’«»*•·|]+(?=\p{L})/u, '');
