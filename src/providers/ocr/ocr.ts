@@ -48,9 +48,9 @@ export interface OcrEngineOptions {
    * Words of a language whose accents OCR's readings in it are given back from before its dictionary
    * is asked (the ingredient reference's food names); called when a page is first in that language
    * (`pt`, `es` or `fr`: the languages whose dictionaries ship), and in them and English the foods
-   * a misread word is mended toward; in German, which has no dictionary here, the only words OCR's
-   * are checked against (and in Italian, whose dictionary is GPL-only too); in Arabic and Persian, the foods OCR's words are spelt as when they are
-   * one or a misread dot away from one.
+   * a misread word is mended toward; in German and Italian, which have no dictionary here (theirs
+   * are GPL-only), the only words OCR's are checked against; in Arabic and Persian, the foods OCR's
+   * words are spelt as when they are one or a misread dot away from one.
    */
   preferredSpellings?: (language: 'en' | 'pt' | 'es' | 'fr' | 'de' | 'it' | 'ar' | 'fa') => Iterable<string>;
 }

@@ -522,6 +522,7 @@ const MIN_GLUED_LETTERS = 3;
  * misread ("Maçãlmportada": "Maçã" "Importada"). Only where exactly one place splits so.
  */
 function gluedWords(core: string, dictionary: HunspellDictionary): [string, string] | undefined {
+  const known = (part: string) => dictionary.wordsFolding(fold(part)).length > 0;
   let found: [string, string] | undefined;
   for (let i = MIN_GLUED_LETTERS; i <= core.length - MIN_GLUED_LETTERS - 1; i += 1) {
     const letter = core[i]!;
@@ -530,7 +531,6 @@ function gluedWords(core: string, dictionary: HunspellDictionary): [string, stri
       letter === 'l' ? `I${core.slice(i + 1)}` : /\p{Lu}/u.test(letter) ? core.slice(i) : undefined;
     if (!second || !/^\p{Lu}\p{Ll}+$/u.test(second)) continue;
     const first = core.slice(0, i);
-    const known = (part: string) => dictionary.wordsFolding(fold(part)).length > 0;
     if (!known(first) || !known(second)) continue;
     if (found) return undefined;
     found = [first, second];

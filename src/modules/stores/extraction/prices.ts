@@ -380,7 +380,7 @@ export function isOnlyUnit(raw: string): boolean {
  * OCR ("Prix" over "sans carte 0,79 €"). Several languages.
  */
 const NOT_A_PRODUCT =
-  /^\s*(?:prix|pre[çc]o|precio|prezzo|preis|price|sans|sin|sem|senza|ohne|without)\s*$|^\s*(limit[ae]?|promo\p{L}*\s+limit\p{L}*|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(por cliente|per customer|pro kunde|par client|per cliente|por pessoa|por cpf)\b/iu;
+  /^\s*(?:prix|pre[çc]o|precio|prezzo|preis|price|sans|sin|sem|senza|ohne|without)\s*$|^\s*(limit[ae]?|promo\p{L}*\s+limit\p{L}*|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(par client|por pessoa|por cpf)\b/iu;
 
 /**
  * Lines that annotate a price, never a product: member and regular prices, "was" prices and
@@ -398,8 +398,9 @@ const PRICE_NOTE =
 /**
  * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
  * sócios", "Member price", "Members only", "Preço Clube", "Prix adhérent", "Precio socio",
- * "Mitgliederpreis", "Promoção exclusiva para cliente Save Ganhe"): they say who pays the price under them, not what is sold. A word of the
- * programme alone ("Club Soda") is a name; the badge leads with its exclusivity or its price, and
+ * "Mitgliederpreis", "Promoção exclusiva para cliente Save Ganhe"): they say who pays the price
+ * under them, not what is sold. A word of the programme alone ("Club Soda") is a name; the badge
+ * leads with its exclusivity or its price, and
  * names the programme within a few words (OCR garbles the ones between: "Exclusividade COllente
  * Clube").
  */
@@ -545,7 +546,8 @@ export function isPriceNote(text: string): boolean {
 /**
  * The customer a badge or a limit speaks to ("Exclusividade Cliente Clube" read "É xéluslvidáne
  * Cliente Chibé", "Limite 6 kg por cliente", "per customer", "pro Kunde"): no product is named so,
- * however OCR garbled the words around it.
+ * however OCR garbled the words around it. A note, so that a name over it is still found (see
+ * `nameAboveWithin`); it also stands for NOT_A_PRODUCT's limits per customer.
  */
 const CUSTOMER_WORD = /(?<!\p{L})(?:clientes?|clienti|customers?|kunden?)(?!\p{L})/iu;
 
