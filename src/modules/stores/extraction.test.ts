@@ -364,6 +364,18 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Galo', 2.99]]);
   });
 
+  it("names a price alone on its line after the tile's name over it, not OCR's failed reading between", () => {
+    // berwyn drawn at 150 dpi: the "DOZ" over "$1.99", on a floral border, read "ilicozM" at 0.00;
+    // it named the price alone, "JUMBO EGGS" above it left out.
+    const offers = parseLayout([
+      unsure('JUMBO', 495, 712, 56, 11, 0.96),
+      unsure('EGGS', 558, 712, 42, 11, 0.96),
+      unsure('ilicozM', 522, 727, 49, 14, 0),
+      unsure('$1.99', 480, 746, 112, 33, 0.91),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['JUMBO EGGS', 1.99]]);
+  });
+
   it('reads no price of a whole amount whose raised cents OCR read as an ordinal sign', () => {
     // "R$ 4²⁹" read "R$" "4º" (the OCR of a generated page): 4.00 would be a wrong price.
     const offers = parseLayout([
@@ -1136,6 +1148,9 @@ describe('layout parser', () => {
     ['Tomate NEliaffo', 6 / 14],
     ['UHT Milch', 1],
     ['KNORR Suppe', 1],
+    ['AMERICAN CHEESE,', 1],
+    ['Bacon; sliced', 1],
+    ['Ba,con', 0],
   ])('name likelihood of "%s" is %d', (name, likelihood) => {
     expect(nameLikelihood(name)).toBeCloseTo(likelihood, 2);
   });

@@ -473,6 +473,7 @@ function nameAboveWithin(
           c.prices.length === 0 &&
           !c.unitOnly &&
           looksLikeName(c.name) &&
+          !isOcrNoise(c) &&
           (straightOver
             ? overlapsHorizontally(c, price, 0)
             : rightToLeftText(c.text)
@@ -736,7 +737,9 @@ export function nameLikelihood(name: string): number {
   let good = 0;
   let all = 0;
   // "c/ casca", "C/SOBRECOXA", "latte/stracciatella": a slash joins words.
-  for (const word of name.split(/[\s/]+/).filter(Boolean)) {
+  for (const read of name.split(/[\s/]+/).filter(Boolean)) {
+    // A comma or colon after a word is print ("CHEESE,", "BACON:"), not a misread letter.
+    const word = read.replace(/(?<=\p{L})[,;:]+$/u, '');
     const letters = (word.match(/\p{L}/gu) ?? []).length;
     if (letters === 0) continue;
     all += letters;

@@ -125,6 +125,26 @@ describe('OCR word repairs', () => {
     expect(texts(fixed)).toEqual(['Strawberries', 'Yogurt', 'Salmon', 'ee§', 'Kraft®', 'Ba§con']);
   });
 
+  it("drops a highlight band's edges read as brackets or bars at a word's ends, not a mark inside", () => {
+    const fixed = fixOcrWords(
+      ['[POTATO', 'FARMS]', '{ARDWOOD', 'COFFEE]|', '[LB]', '|', '[1]', 'Ba[con', '(Carne', 'Tamales)'].map(
+        (t, i) => word(t, 0, i * 20, 60, 12),
+      ),
+    );
+    expect(texts(fixed)).toEqual([
+      'POTATO',
+      'FARMS',
+      'ARDWOOD',
+      'COFFEE',
+      'LB',
+      '|',
+      '[1]',
+      'Ba[con',
+      '(Carne',
+      'Tamales)',
+    ]);
+  });
+
   it('reads a Latin "6" or "©" glued to a price in Persian or Arabic digits as the euro sign', () => {
     const fixed = fixOcrWords([
       word('6۲۲,۲۹', 0, 0, 60, 12),

@@ -121,6 +121,12 @@ function findSignIndex(
 }
 
 /**
+ * Square and curly brackets and bars at a word's ends ("[POTATO", "FARMS]", "{ARDWOOD", "[LB]"):
+ * the edges of a highlight band or a box behind the type, which no flyer name prints.
+ */
+const HIGHLIGHT_EDGES = /^[[{|¦]+(?=\p{L}{2})|(?<=\p{L}{2})[\]}|¦]+$/gu;
+
+/**
  * What OCR commonly gets wrong in flyer words, repaired where the reading is unambiguous:
  * - "/Ib" (capital I) for "/lb";
  * - a small price that lost its decimal point or read it as a dash: "$189", "$6-39" (a currency
@@ -132,7 +138,7 @@ function findSignIndex(
  * - the euro sign beside a price in Persian or Arabic digits, which those models read as a Latin
  *   "6" or "©" glued to the digits ("6۲۲,۲۹" for "€ ۲۲,۲۹"): one number never mixes digit sets;
  * - a stray mark glued to a word's end ("Strawberries§"): no word a flyer prints ends so, and
- *   kept, it made the name look like noise;
+ *   kept, it made the name look like noise; so too a highlight band's edges ("[POTATO", "FARMS]");
  * - a cent sign beside a euro sign after an amount ("2x5¢€"): the euro's bars read a second time as
  *   "¢", which made "2 x 5 €" two for five cents. No flyer prices in both;
  * - "S$" for "$" (the sign's stroke read as an S beside it): "3 for S$ 16" was 16.00. Singapore's
@@ -151,6 +157,7 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
       fixed = fixed.replace(/^([1-9]\d)[°º]$/u, '$1¢').replace(REAL_SIGN_MISREAD, 'R$');
     fixed = fixed
       .replace(/^(\p{L}{4,})[§©“”‘|¦]$/u, '$1')
+      .replace(HIGHLIGHT_EDGES, '')
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€')
       .replace(/(\d)\s*(?:¢\s*€|€\s*¢)/u, '$1€')
