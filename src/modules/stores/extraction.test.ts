@@ -625,13 +625,20 @@ describe('layout parser', () => {
     },
   );
 
-  it.each(['R por', 'fir', '2 pour 5 Ë', 'de la', 'Per the'])(
-    '"%s", Latin-script words that name nothing, is no product\'s whole name',
-    (text) => {
-      // What OCR kept of a price's words: "De R$ … por", "für", a multi-buy.
-      expect(namesNothing(text)).toBe(true);
-    },
-  );
+  it.each([
+    'R por',
+    'fir',
+    '2 pour 5 Ë',
+    'de la',
+    'Per the',
+    'unidades',
+    'com 10 unidades',
+    'cada 100g',
+    'le pièce',
+  ])('"%s", Latin-script words that name nothing, is no product\'s whole name', (text) => {
+    // What OCR kept of a price's words: "De R$ … por", "für", a multi-buy.
+    expect(namesNothing(text)).toBe(true);
+  });
 
   it.each([
     'Kostenlose Lieferung innerhalb Berlins',
@@ -647,12 +654,17 @@ describe('layout parser', () => {
     expect(isServiceNote(text)).toBe(false);
   });
 
-  it.each(['Pan de molde', 'Filet de poulet', 'Pommes de terre', 'Figo', 'R$'])(
-    '"%s" is not only words that name nothing',
-    (text) => {
-      expect(namesNothing(text)).toBe(false);
-    },
-  );
+  it.each([
+    'Pan de molde',
+    'Filet de poulet',
+    'Pommes de terre',
+    'Figo',
+    'R$',
+    'Ovos 12 unidades',
+    'Pack Ananas',
+  ])('"%s" is not only words that name nothing', (text) => {
+    expect(namesNothing(text)).toBe(false);
+  });
 
   it.each(['برنج ایرانی', 'این برنج', 'نان', 'زيت زيتون'])('"%s" stays a name', (text) => {
     expect(looksLikeName(text)).toBe(true);

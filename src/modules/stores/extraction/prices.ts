@@ -494,8 +494,20 @@ const LATIN_FUNCTION_WORDS = new Set(
 );
 
 /**
- * A whole name of Latin-script words that name nothing (see LATIN_FUNCTION_WORDS). Asked of a whole
- * offer's name: one line of a name stacked over several ("CARNE / PARA / TAMALES") may be one.
+ * Words that count or measure what is sold, never name it: with function words alone ("10
+ * unidades", "cada 100g", "per kg", "le pièce") they are a pack's size or a price's unit that OCR
+ * read apart from the tile's name, not a product.
+ */
+const PACK_WORDS = new Set(
+  'unidade unidades unid unidad unidades un und cada peça peças pieza piezas pièce pièces pezzo pezzi pz stück stk each ea pack pk pct pacote paquete kg gr ml lt lb lbs oz'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A whole name of Latin-script words that name nothing (see LATIN_FUNCTION_WORDS), with at most
+ * words of a pack's size (PACK_WORDS). Asked of a whole offer's name: one line of a name stacked
+ * over several ("CARNE / PARA / TAMALES") may be one.
  */
 export function namesNothing(name: string): boolean {
   const words = name
@@ -503,7 +515,7 @@ export function namesNothing(name: string): boolean {
     .split(/\s+/u)
     .map((w) => w.replace(/[^\p{L}]/gu, '').toLowerCase())
     .filter((w) => w.length >= 2 && /^\p{Script=Latin}+$/u.test(w));
-  return words.length > 0 && words.every((w) => LATIN_FUNCTION_WORDS.has(w));
+  return words.length > 0 && words.every((w) => LATIN_FUNCTION_WORDS.has(w) || PACK_WORDS.has(w));
 }
 
 /**
