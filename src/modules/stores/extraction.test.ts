@@ -364,6 +364,36 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Galo', 2.99]]);
   });
 
+  it('reads a price per kilo OCR boxed inside the big price as a reference price apart, not glued on', () => {
+    // volantino drawn at 150 dpi: "€ 8,69 al kg" sits under the raised cents of "7,39", inside its
+    // box; read as one cell, "7,398,69", neither was a price and the tile was lost.
+    const offers = parseLayout([
+      unsure('Galbani', 601, 229, 33, 9, 0.94),
+      unsure('Galbanino', 584, 237, 45, 11, 0.9),
+      unsure('7,39', 546, 257, 135, 65, 0.87),
+      unsure('8,69 alkg', 622, 299, 54, 18, 0.96),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice, o.unit])).toEqual([
+      ['Galbani Galbanino', 7.39, 7.39, ''],
+    ]);
+  });
+
+  it('takes a small price per kilo beside the pack price for a reference, never the regular price', () => {
+    const [offer] = parseLayout([
+      at('Galbanino', 40, 100, 60, 12),
+      at('7,39', 40, 120, 80, 40),
+      at('€ 8,69 al kg', 40, 165, 60, 10),
+    ]);
+    expect([offer!.discountedPrice, offer!.originalPrice, offer!.unit]).toEqual([7.39, 7.39, '']);
+    // Printed as big as the pack price, a price per kilo is the tile's other price.
+    const [both] = parseLayout([
+      at('Galbanino', 40, 100, 60, 12),
+      at('7,39', 40, 120, 80, 40),
+      at('8,69 al kg', 140, 120, 80, 40),
+    ]);
+    expect(both!.originalPrice).toBe(8.69);
+  });
+
   it("names a price alone on its line after the tile's name over it, not OCR's failed reading between", () => {
     // berwyn drawn at 150 dpi: the "DOZ" over "$1.99", on a floral border, read "ilicozM" at 0.00;
     // it named the price alone, "JUMBO EGGS" above it left out.

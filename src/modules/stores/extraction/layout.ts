@@ -616,7 +616,8 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   if (group.prices.every((p) => p.marked === 'old')) return undefined;
   const rates = ratesOf(group);
   const derived = packPriceOf(group, rates);
-  const rated = withoutPackRates(group, rates);
+  const packed = withoutPackRates(group, rates);
+  const rated = withoutReferenceRates(group, packed.prices, rates);
   const chosen = derived
     ? { original: derived.price, discounted: derived.price }
     : choosePrices(rated.prices);
@@ -632,15 +633,16 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   }
   if (!looksLikeName(name) || namesNothing(`${brand} ${name}`) || isServiceNote(name)) return undefined;
   const multiBuy = group.prices.some((p) => p.multiBuy);
-  const unit =
-    derived?.unit ?? rated.pack ?? group.units[0] ?? group.packSizes?.[0] ?? (multiBuy ? 'each' : '');
+  const units = group.units.filter((u) => !rated.rates.has(u));
+  const unit = derived?.unit ?? packed.pack ?? units[0] ?? group.packSizes?.[0] ?? (multiBuy ? 'each' : '');
   // How sure OCR was of the name and the prices; a small unit word read poorly ("le kg") says little.
   const ocr = group.cells.filter((c) => !c.unitOnly).map((c) => c.confidence);
   const certainty = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
   const original = certainty < 1 ? readRegularPrice(chosen.original, discounted) : chosen.original;
   if (certainty < 1) name = withoutStrayMarks(name);
   let confidence = 0.55;
-  if (unit) confidence += 0.15;
+  // A price per kilo printed beside the pack's says "offer" as a unit does.
+  if (unit || rated.rates.size > 0) confidence += 0.15;
   // A second price printed says "offer", even one read wrong.
   if (chosen.original > discounted || group.prices.some((p) => p.marked)) confidence += 0.2;
   if (group.prices.length > 3) confidence -= 0.2;
@@ -708,6 +710,35 @@ function withoutPackRates(group: OfferGroup, rates: PriceRates): { prices: Price
     return !pack;
   });
   return kept.length > 0 ? { prices: kept, pack: explained } : { prices: group.prices };
+}
+
+/** A reference price per kilo or litre is printed at most this share of the tile's price's size. */
+const REFERENCE_SIZE = 0.5;
+
+/**
+ * The tile's prices less the per-kilo or per-litre ones printed small beside its one price for its
+ * pack ("7,39" and "€ 8,69 al kg" under it, the pack's size unread): a reference price, neither the
+ * regular one nor the offer's unit. `rates`: the units of the prices left out.
+ */
+function withoutReferenceRates(
+  group: OfferGroup,
+  prices: PriceToken[],
+  rates: PriceRates,
+): { prices: PriceToken[]; rates: Set<string> } {
+  const sizeOf = (token: PriceToken) => {
+    const cell = group.cells.find((c) => c.prices.includes(token));
+    return cell ? cell.digitHeight || cell.height : 0;
+  };
+  const plain = prices.filter((t) => !rates.get(t) && !t.marked && !t.multiBuy);
+  if (plain.length !== 1) return { prices, rates: new Set() };
+  const size = sizeOf(plain[0]!);
+  const reference = prices.filter(
+    (t) => rates.get(t) && !t.marked && !t.multiBuy && sizeOf(t) <= size * REFERENCE_SIZE,
+  );
+  return {
+    prices: prices.filter((t) => !reference.includes(t)),
+    rates: new Set(reference.map((t) => rates.get(t)!)),
+  };
 }
 
 /** OCR's stray marks glued to the ends of Arabic-script words ("زيتون\"", "طازج؟"), not brackets. */
@@ -876,9 +907,11 @@ function toCells(line: LayoutItem[]): Cell[] {
     // on one baseline must each find their own name.
     const twoPrices = last !== undefined && gap > height * 0.3 && isPrice(last) && isPrice(item);
     // A big price and small text beside it are different elements (a neighbouring tile's name line).
+    // So is a small price OCR boxed inside a big one's box ("€ 8,69 al kg" under the raised cents
+    // of "7,39"): read as one, "7,398,69", neither was a price.
     const sizeJump =
       last !== undefined &&
-      gap > 0 &&
+      (gap > 0 || (isPrice(last) && isPrice(item))) &&
       height >= 2.5 * Math.min(last.height, item.height) &&
       (isPrice(last) || isPrice(item));
     // A right-to-left price ends in its currency word ("١٥ درهم"), which stands left of the amount:
