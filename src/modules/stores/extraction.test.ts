@@ -392,6 +392,13 @@ describe('layout parser', () => {
       at('8,69 al kg', 140, 120, 80, 40),
     ]);
     expect(both!.originalPrice).toBe(8.69);
+    // A small price each is no price per kilo: the tile's other price still.
+    const [each] = parseLayout([
+      at('Galbanino', 40, 100, 60, 12),
+      at('7,39', 40, 120, 80, 40),
+      at('8,69 each', 40, 165, 60, 10),
+    ]);
+    expect(each!.originalPrice).toBe(8.69);
   });
 
   it("names a price alone on its line after the tile's name over it, not OCR's failed reading between", () => {

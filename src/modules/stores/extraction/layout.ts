@@ -729,11 +729,12 @@ function withoutReferenceRates(
     const cell = group.cells.find((c) => c.prices.includes(token));
     return cell ? cell.digitHeight || cell.height : 0;
   };
-  const plain = prices.filter((t) => !rates.get(t) && !t.marked && !t.multiBuy);
+  const perMeasure = (t: PriceToken) => /^per /u.test(rates.get(t) ?? '');
+  const plain = prices.filter((t) => !perMeasure(t) && !t.marked && !t.multiBuy);
   if (plain.length !== 1) return { prices, rates: new Set() };
   const size = sizeOf(plain[0]!);
   const reference = prices.filter(
-    (t) => rates.get(t) && !t.marked && !t.multiBuy && sizeOf(t) <= size * REFERENCE_SIZE,
+    (t) => perMeasure(t) && !t.marked && !t.multiBuy && sizeOf(t) <= size * REFERENCE_SIZE,
   );
   return {
     prices: prices.filter((t) => !reference.includes(t)),

@@ -499,7 +499,7 @@ const LATIN_FUNCTION_WORDS = new Set(
  * read apart from the tile's name, not a product.
  */
 const PACK_WORDS = new Set(
-  'unidade unidades unid unidad unidades un und cada peça peças pieza piezas pièce pièces pezzo pezzi pz stück stk each ea pack pk pct pacote paquete kg gr ml lt lb lbs oz'.split(
+  'unidade unidades unid unidad un und cada peça peças pieza piezas pièce pièces pezzo pezzi pz stück stk each ea pack pk pct pacote paquete kg gr ml lt lb lbs oz'.split(
     ' ',
   ),
 );
