@@ -26,11 +26,14 @@ describe('request timeout', () => {
     const port = Number(new URL(ctx.baseUrl).port);
     const answer = await new Promise<string>((resolve) => {
       let received = '';
+      let drip: NodeJS.Timeout | undefined;
       const socket = connect(port, '127.0.0.1', () => {
         socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        // Keeps trickling header lines: only the request timeout ends this. Started once
+        // connected: a line written before would be queued ahead of the request line (a loaded
+        // machine connecting in over 50 ms was answered 400, HPE_INVALID_METHOD).
+        drip = setInterval(() => socket.write('X-Slow: a\r\n'), 50);
       });
-      // Keeps trickling header lines: only the request timeout ends this.
-      const drip = setInterval(() => socket.write('X-Slow: a\r\n'), 50);
       socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
       socket.on('error', () => undefined);
       socket.on('close', () => {
