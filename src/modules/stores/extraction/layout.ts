@@ -912,9 +912,8 @@ function toCells(line: LayoutItem[]): Cell[] {
     // of "7,39"): read as one, "7,398,69", neither was a price.
     const sizeJump =
       last !== undefined &&
-      (gap > 0 || (isPrice(last) && isPrice(item))) &&
       height >= 2.5 * Math.min(last.height, item.height) &&
-      (isPrice(last) || isPrice(item));
+      (gap > 0 ? isPrice(last) || isPrice(item) : isPrice(last) && isPrice(item));
     // A right-to-left price ends in its currency word ("١٥ درهم"), which stands left of the amount:
     // that word after digits begins the next price, a neighbouring tile's.
     const nextRightToLeftPrice =
