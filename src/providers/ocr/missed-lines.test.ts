@@ -99,6 +99,23 @@ describe('lines the page reading missed', () => {
     const reread = [word('1kg', 10, 200, 30, 20)];
     expect(mayHoldPrices(strips, reread)).toEqual([strips[2], strips[3]]);
   });
+
+  it('go to the price recogniser when read again with no sure word, at the middle height or over', () => {
+    // savegnago rasterised: an outlined italic "R$ 1,69", a little taller than the names, read as "“Los".
+    const strips = [
+      { x: 0, y: 0, width: 190, height: 34 },
+      { x: 0, y: 50, width: 140, height: 56 },
+      { x: 0, y: 150, width: 100, height: 40 },
+      { x: 0, y: 250, width: 60, height: 20 },
+    ];
+    const reread = [
+      word('Alho', 5, 5, 30, 20, 0.96),
+      word('“Los', 5, 52, 130, 54, 0),
+      word('Repolho', 5, 155, 60, 30, 0.95),
+      word('~', 5, 252, 10, 15, 0.1),
+    ];
+    expect(mayHoldPrices(strips, reread)).toEqual([strips[1]]);
+  });
 });
 
 describe('price lines', () => {

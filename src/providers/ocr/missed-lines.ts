@@ -134,15 +134,21 @@ export function withPriceLines(
 }
 
 /**
- * Strips worth the price recogniser: those read with a digit, and display-size ones (half again
- * as tall as the middle strip), where a price may have been read as letters.
+ * Strips worth the price recogniser: those read with a digit, display-size ones (half again as
+ * tall as the middle strip), where a price may have been read as letters, and those at least of
+ * the middle height read again as words none of which is sure: an outlined italic "R$ 1,69"
+ * reads as "“Los" at 0.00 in a strip only a little taller than the names around it. (A strip
+ * read as nothing was read again on its own already.)
  */
 export function mayHoldPrices(strips: readonly ImageRegion[], words: readonly OcrWord[]): ImageRegion[] {
   const heights = strips.map((s) => s.height).sort((a, b) => a - b);
   const middle = heights[heights.length >> 1] ?? 0;
-  return strips.filter(
-    (strip) => strip.height >= middle * 1.5 || words.some((w) => /\d/.test(w.text) && inside(w, strip)),
-  );
+  return strips.filter((strip) => {
+    if (strip.height >= middle * 1.5) return true;
+    const read = words.filter((w) => inside(w, strip));
+    if (read.some((w) => /\d/.test(w.text))) return true;
+    return strip.height >= middle && read.length > 0 && !read.some((w) => w.confidence >= READ);
+  });
 }
 
 const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
