@@ -815,6 +815,37 @@ describe('layout parser', () => {
     ]);
   });
 
+  it("gives a card badge's price under its headline to the tile over it, never the headline as a name", () => {
+    // Two savegnago tiles side by side as OCR read them at 150 dpi: name, regular price, then a
+    // "DESCONTO EXCLUSIVO" badge over the price paid with the shop's card.
+    const tile = (x: number, name: string, regular: string, card: string) => [
+      ocrAt(name, x + 16, 624, 60, 7),
+      ocrAt(regular, x + 12, 641, 66, 20),
+      ocrAt('DESCONTO', x, 669, 39, 8),
+      ocrAt('EXCLUSIVO', x + 42, 669, 44, 8),
+      ocrAt(card, x + 50, 682, 48, 24),
+    ];
+    const offers = parseLayout([
+      ...tile(87, 'Lysoform', '29,90', '26,90'),
+      ...tile(287, 'Downy', '19,90', '16,90'),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Lysoform', 26.9, 29.9],
+      ['Downy', 16.9, 19.9],
+    ]);
+  });
+
+  it.each([
+    'DESCONTO EXCLUSIVO',
+    "'DESCONTO", // as OCR read it (savegnago drawn at 150 dpi)
+    'Desconto exclusivo no nosso cartão',
+    'Sconto 30 %',
+    'Rabatt mit Karte',
+    'Remise immédiate',
+  ])('a card badge\'s headline "%s" is never a product name', (text) => {
+    expect(looksLikeName(text)).toBe(false);
+  });
+
   it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
     const offers = parseLayout([
       ocrAt('Lechuga', 215, 740, 60, 14),

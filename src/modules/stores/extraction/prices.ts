@@ -383,6 +383,17 @@ const NOT_A_PRODUCT =
   /^\s*(?:prix|pre[çc]o|precio|prezzo|preis|price|sans|sin|sem|senza|ohne|without)\s*$|^\s*(limit[ae]?|promo\p{L}*\s+limit\p{L}*|m[áa]x(?:imo|\.)?|max\.?|only|solo|somente|apenas|nur|while supplies|enquanto durarem|hasta agotar|fino ad esaurimento|jusqu'?[àa] [ée]puisement|solange der vorrat)\b|\b(par client|por pessoa|por cpf)\b/iu;
 
 /**
+ * A discount badge's headline ("DESCONTO EXCLUSIVO" over the price paid with the shop's card,
+ * "Descuento app", "Sconto 30 %", "Rabatt mit Karte", "Remise immédiate"): it says how a tile is
+ * priced, never what it sells, and OCR reads it as a line of its own over the badge's price.
+ */
+const BADGE_HEADLINE = /^\s*(?:desconto|descuento|sconto|discount|rabatt|remise)(?!\p{L})/iu;
+
+export function isBadgeHeadline(text: string): boolean {
+  return BADGE_HEADLINE.test(withoutLeadingMarks(text));
+}
+
+/**
  * Lines that annotate a price, never a product: member and regular prices, "was" prices and
  * savings ("without member card $3.49", "Sem cartão R$ 6,29", "De R$ 8,79 por", "Au lieu de",
  * "ohne Kundenkarte", "Sin tarjeta", "Prix sans carte", "SAVE $2", "Sie sparen", "Leve 3 pague 2"),
@@ -607,6 +618,7 @@ export function looksLikeName(text: string): boolean {
     letters >= 3 &&
     !onlyFunctionWords(named) &&
     !NOT_A_PRODUCT.test(text) &&
+    !isBadgeHeadline(text) &&
     !isPriceNote(text) &&
     !isValidityStatement(text)
   );
