@@ -244,6 +244,12 @@ describe('price and unit recognition', () => {
     ['Queijo prato 10 fatias', '10 fatias'],
     ['American Cheese 16 slices', '16 slices'],
     ['Cheese Slices', undefined],
+    ['PREMIUM ROAST COFFEE KEURIG 94CT', '94CT'], // a US pack's count (berwyn drawn at 150 dpi)
+    ['Large Eggs 18 ct', '18 ct'],
+    ['Paper Towels 6 count', '6 count'],
+    ['Count Chocula Cereal', undefined],
+    ['Brezel je 49 Ct.', undefined], // German cents
+    ['nur 99 ct', undefined],
   ])('unit of %s is %s', (text, unit) => {
     expect(findUnit(text)).toBe(unit);
   });

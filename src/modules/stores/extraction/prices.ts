@@ -295,8 +295,13 @@ const CONTAINER = String.raw`(?:\s+(?:bags?|box|boxes|pack|pkg|tray|tub|jar|bott
  * "cada 100g", "Unidade"; a pack's count after "c/" (com, con: with), "c/30", "C/12 un", and
  * Spanish "c/u" (cada uno, each).
  */
+/**
+ * A pack's count ("94CT", "18 ct", "6 count"), not after the words that price a German cent amount
+ * ("je 49 Ct.", "nur 99 ct"): there "ct" is the currency.
+ */
+const PACK_COUNT = String.raw`(?<![\p{L}\d])(?<!(?:je|nur|für|ab|statt|pro|um)\s*)\d+\s*(?:ct|count)${END}`;
 const UNIT_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
+  String.raw`(?:${PACK_COUNT}|(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
   'iu',
 );
 
