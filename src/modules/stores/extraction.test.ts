@@ -852,6 +852,21 @@ describe('layout parser', () => {
     expect(looksLikeName(text)).toBe(false);
   });
 
+  it("gives an OCR price the name right over it, not a staggered neighbour's name level with it", () => {
+    // A savegnago grid at 150 dpi: the left tile's name stands level with the right tile's price,
+    // whose own name is just over it; the left tile's price is under its name.
+    const offers = parseLayout([
+      ocrAt('Óleo de girassol', 379, 199, 60, 15),
+      ocrAt('Bolacha Maria', 240, 237, 46, 16),
+      ocrAt('12,90', 380, 230, 84, 32),
+      ocrAt('4,99', 240, 262, 50, 30),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Óleo de girassol', 12.9],
+      ['Bolacha Maria', 4.99],
+    ]);
+  });
+
   it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
     const offers = parseLayout([
       ocrAt('Lechuga', 215, 740, 60, 14),

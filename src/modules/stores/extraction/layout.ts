@@ -210,7 +210,8 @@ function isPriceRemains(cell: Cell): boolean {
  * A big price beside a small name that happens to share its line (a neighbouring tile's price
  * level with a name line of this one) is not that name's price: at least 2.5 times taller, and
  * either more than three of its heights away, beside (not under) the last line of a stacked tile
- * name, or set right under a name of its own (dense grids stagger their tiles).
+ * name, or set right under a name of its own (dense grids stagger their tiles). On an OCR page,
+ * a price no smaller than the name, with a name of its own over it, is another tile's too.
  */
 function belongsToAnotherTile(
   price: Cell,
@@ -219,8 +220,19 @@ function belongsToAnotherTile(
   lineIndex: number,
   usedAsName: Set<Cell>,
 ): boolean {
-  if (price.prices.length === 0 || price.height < name.height * 2.5) return false;
+  if (price.prices.length === 0) return false;
   const gap = Math.max(price.x - name.right, name.x - price.right);
+  // OCR reads a line across staggered tiles: a price with a free name of its own right over it
+  // (within its height) is that name's, not the neighbour's whose line it shares.
+  if (
+    !price.printed &&
+    gap > 0 &&
+    price.height >= name.height &&
+    hasTileNameAbove(price, name, lines, lineIndex, usedAsName)
+  ) {
+    return true;
+  }
+  if (price.height < name.height * 2.5) return false;
   if (gap > price.height * 3) return true;
   if (gap <= 0) return false;
   return (
@@ -238,7 +250,7 @@ function hasOwnNameAbove(
 ): boolean {
   for (let i = lineIndex - 1; i >= 0; i -= 1) {
     for (const c of lines[i] ?? []) {
-      if (usedAsName.has(c) || c.prices.length > 0 || c.unitOnly || !looksLikeName(c.name)) continue;
+      if (!isFreeName(c, usedAsName)) continue;
       if (!overlapsHorizontally(c, price, 0) || overlapsHorizontally(c, name, 0)) continue;
       if (price.y - c.bottom < price.height * 0.5) return true;
     }
@@ -246,6 +258,37 @@ function hasOwnNameAbove(
   }
   return false;
 }
+
+/** How close over an OCR price (in its heights) its own tile's name stands (0.75 to 2 scored the same). */
+const TILE_NAME_REACH = 1;
+
+/**
+ * A free name over the price within TILE_NAME_REACH, not over `name`, on a line that holds no name
+ * over `name` either: a line of text over both (a heading, "WEEKLY SPECIALS") heads a list.
+ */
+function hasTileNameAbove(
+  price: Cell,
+  name: Cell,
+  lines: Cell[][],
+  lineIndex: number,
+  usedAsName: Set<Cell>,
+): boolean {
+  for (let i = lineIndex - 1; i >= 0; i -= 1) {
+    const line = (lines[i] ?? []).filter((c) => isFreeName(c, usedAsName));
+    const own = line.some(
+      (c) =>
+        overlapsHorizontally(c, price, 0) &&
+        !overlapsHorizontally(c, name, 0) &&
+        price.y - c.bottom < price.height * TILE_NAME_REACH,
+    );
+    if (own && !line.some((c) => overlapsHorizontally(c, name, 0))) return true;
+    if (lines[i]?.[0] && price.y - lines[i]![0]!.bottom > price.height * TILE_NAME_REACH) break;
+  }
+  return false;
+}
+
+const isFreeName = (c: Cell, usedAsName: Set<Cell>): boolean =>
+  !usedAsName.has(c) && c.prices.length === 0 && !c.unitOnly && looksLikeName(c.name);
 
 function hasNameLineAbove(name: Cell, lines: Cell[][], lineIndex: number): boolean {
   for (let i = lineIndex - 1; i >= 0; i -= 1) {
