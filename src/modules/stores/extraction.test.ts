@@ -1252,6 +1252,10 @@ describe('layout parser', () => {
     ['AMERICAN CHEESE,', 1],
     ['Bacon; sliced', 1],
     ['Ba,con', 0],
+    ['Vaso Suculenta Mini PO6', 1], // a pot's code (savegnago drawn at 150 dpi)
+    ['Vaso orquídea P12', 1],
+    ['طان8ظ حليب', 4 / 8], // an Arabic word with a figure inside is misread, no code
+    ['Fr8sh Milk', 4 / 8],
   ])('name likelihood of "%s" is %d', (name, likelihood) => {
     expect(nameLikelihood(name)).toBeCloseTo(likelihood, 2);
   });

@@ -799,6 +799,7 @@ function withoutStrayMarks(name: string): string {
     .join(' ');
 }
 
+const PRODUCT_CODE = /^(?=.*\d)[A-Z\d]{2,6}$/u;
 const VOWEL = /[aeiouyàáâãäåèéêëìíîïòóôõöùúûüæœ]/iu;
 const LATIN_WORD = /^[\p{Script=Latin}][\p{Script=Latin}'’.-]*$/u;
 const OTHER_SCRIPT_WORD = /^[\p{L}\p{M}\u200c]+$/u;
@@ -817,6 +818,8 @@ export function nameLikelihood(name: string): number {
     const word = read.replace(/(?<=\p{L})[,;:]+$/u, '');
     const letters = (word.match(/\p{L}/gu) ?? []).length;
     if (letters === 0) continue;
+    // A model or pot code in capitals and figures ("P06", "X12", read "PO6") is print, not a misread word.
+    if (PRODUCT_CODE.test(word)) continue;
     all += letters;
     // Short capitals ("UHT") and abbreviations with their dot ("Bdj.", "Pct.") have no vowel.
     const abbreviation = letters <= 3 && (word === word.toUpperCase() || /^\p{L}+\.$/u.test(word));
