@@ -228,7 +228,7 @@ function belongsToAnotherTile(
     !price.printed &&
     gap > 0 &&
     price.height >= name.height &&
-    hasTileNameAbove(price, name, lines, lineIndex, usedAsName)
+    hasOwnNameAbove(price, name, lines, lineIndex, usedAsName, { reach: TILE_NAME_REACH, unheaded: true })
   ) {
     return true;
   }
@@ -240,38 +240,18 @@ function belongsToAnotherTile(
   );
 }
 
-/** A free name right over the price (its bottom within half the price's height), not over `name`. */
+/**
+ * A free name right over the price (its bottom within `reach` of the price's heights), not over
+ * `name`; `unheaded`: on a line that holds no name over `name` either (a line of text over both,
+ * "WEEKLY SPECIALS", heads a list).
+ */
 function hasOwnNameAbove(
   price: Cell,
   name: Cell,
   lines: Cell[][],
   lineIndex: number,
   usedAsName: Set<Cell>,
-): boolean {
-  for (let i = lineIndex - 1; i >= 0; i -= 1) {
-    for (const c of lines[i] ?? []) {
-      if (!isFreeName(c, usedAsName)) continue;
-      if (!overlapsHorizontally(c, price, 0) || overlapsHorizontally(c, name, 0)) continue;
-      if (price.y - c.bottom < price.height * 0.5) return true;
-    }
-    if (lines[i]?.[0] && price.y - lines[i]![0]!.bottom > price.height) break;
-  }
-  return false;
-}
-
-/** How close over an OCR price (in its heights) its own tile's name stands (0.75 to 2 scored the same). */
-const TILE_NAME_REACH = 1;
-
-/**
- * A free name over the price within TILE_NAME_REACH, not over `name`, on a line that holds no name
- * over `name` either: a line of text over both (a heading, "WEEKLY SPECIALS") heads a list.
- */
-function hasTileNameAbove(
-  price: Cell,
-  name: Cell,
-  lines: Cell[][],
-  lineIndex: number,
-  usedAsName: Set<Cell>,
+  { reach, unheaded }: { reach: number; unheaded: boolean } = { reach: 0.5, unheaded: false },
 ): boolean {
   for (let i = lineIndex - 1; i >= 0; i -= 1) {
     const line = (lines[i] ?? []).filter((c) => isFreeName(c, usedAsName));
@@ -279,13 +259,16 @@ function hasTileNameAbove(
       (c) =>
         overlapsHorizontally(c, price, 0) &&
         !overlapsHorizontally(c, name, 0) &&
-        price.y - c.bottom < price.height * TILE_NAME_REACH,
+        price.y - c.bottom < price.height * reach,
     );
-    if (own && !line.some((c) => overlapsHorizontally(c, name, 0))) return true;
-    if (lines[i]?.[0] && price.y - lines[i]![0]!.bottom > price.height * TILE_NAME_REACH) break;
+    if (own && !(unheaded && line.some((c) => overlapsHorizontally(c, name, 0)))) return true;
+    if (lines[i]?.[0] && price.y - lines[i]![0]!.bottom > price.height) break;
   }
   return false;
 }
+
+/** How close over an OCR price (in its heights) its own tile's name stands (0.75 to 2 scored the same). */
+const TILE_NAME_REACH = 1;
 
 const isFreeName = (c: Cell, usedAsName: Set<Cell>): boolean =>
   !usedAsName.has(c) && c.prices.length === 0 && !c.unitOnly && looksLikeName(c.name);
