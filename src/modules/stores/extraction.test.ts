@@ -867,6 +867,25 @@ describe('layout parser', () => {
     ]);
   });
 
+  it("never takes the one word OCR read of a badge's misread script line as the name of the price under it", () => {
+    // spn drawn at 150 dpi: "Exclusividade Cliente Clube" in script over the club price, read
+    // "ExelERMSSS Cais lúh" with only "Cais" read surely.
+    const offers = parseLayout([
+      ocrAt('coxa', 66, 464, 37, 11),
+      ocrAt('C/SOBRECOXA', 66, 483, 99, 11),
+      unsure('CONG', 66, 501, 37, 11, 0.52),
+      unsure('KG', 107, 502, 17, 10, 0.52),
+      ocrAt('12,99', 68, 563, 64, 33),
+      unsure('ExelERMSSS', 72, 605, 53, 6, 0),
+      unsure('Cais', 130, 605, 26, 6, 0.85),
+      unsure('lúh', 162, 605, 19, 6, 0),
+      ocrAt('7,99', 78, 613, 102, 53),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['coxa C/SOBRECOXA CONG', 7.99, 12.99],
+    ]);
+  });
+
   it('reads a single OCR word after a price in its cell as part of the price, not as the name', () => {
     const offers = parseLayout([
       ocrAt('Lechuga', 215, 740, 60, 14),

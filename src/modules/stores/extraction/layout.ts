@@ -191,6 +191,25 @@ function isOcrNoise(cell: Cell): boolean {
   );
 }
 
+/** How close (in the word's heights) the unreadable words on either side of an OCR word stand. */
+const NOISE_NEIGHBOUR_GAP = 2;
+
+/**
+ * An OCR word with what tesseract all but failed to read right before and after it on its line
+ * ("ExelERMSSS Cais lúh" of a club badge's script, "Exclusividade Cliente Clube"): one word it
+ * happened to read of a misread line, no tile's name.
+ */
+function amidNoise(cell: Cell, line: readonly Cell[]): boolean {
+  if (cell.printed) return false;
+  const near = (c: Cell) =>
+    c !== cell &&
+    c.confidence < NOISE_FLOOR &&
+    Math.max(c.x - cell.right, cell.x - c.right) < cell.height * NOISE_NEIGHBOUR_GAP;
+  return (
+    line.some((c) => near(c) && c.right <= cell.x + 1) && line.some((c) => near(c) && c.x >= cell.right - 1)
+  );
+}
+
 /**
  * An OCR cell holding a price with its Arabic-script currency word, or with Arabic-script words
  * only where that word stands (left of the amount on the page; a price cell's text is in page
@@ -500,6 +519,7 @@ function nameAboveWithin(
           !c.unitOnly &&
           looksLikeName(c.name) &&
           !isOcrNoise(c) &&
+          !amidNoise(c, line) &&
           (straightOver
             ? overlapsHorizontally(c, price, 0)
             : rightToLeftText(c.text)
