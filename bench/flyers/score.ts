@@ -14,7 +14,7 @@ import {
 
 /**
  * npm run flyers:score [-- --dir <folder> ...] [--json <file>] [--only <name-part>] [--show] [--all] [--cold]
- *   [--candidates <file>]
+ *   [--candidates <file>] [--words-out <file>]
  * Runs the production flyer reader (the workers' composition, with the model when LLM settings are
  * in the environment) on every PDF of a folder that has `<name>.labels.json` beside it, and prints
  * per flyer and in total: candidates, precision, recall, price and regular-price accuracy, validity,
@@ -36,6 +36,14 @@ const jsonOut = valuesOf('--json')[0];
 /** --candidates writes every candidate scored, one JSON line each, matched or not (to weigh a threshold). */
 const candidatesOut = valuesOf('--candidates')[0];
 const candidateLines: string[] = [];
+/**
+ * --words-out records every page's layout input (OCR's words after their repairs, or the text
+ * layer's items), one JSON line each, for `npm run flyers:relayout` to score layout rules on.
+ */
+const wordsOut = valuesOf('--words-out')[0];
+const layoutInputs: string[] = [];
+/** The labels of the flyer being read, for the recorded pages to name. */
+let readingLabels = '';
 /** --show prints every extracted offer beside the labels of its page (to see what was missed). */
 const show = args.includes('--show');
 /** Candidates below CANDIDATE_MIN_CONFIDENCE are not listed to the admin, so not scored (--all: they are). */
@@ -71,6 +79,7 @@ async function scoreFolder(
       readFileSync(path.join(dir, file.replace(/\.pdf$/, '.labels.json')), 'utf8'),
     ) as FlyerLabels;
     const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
+    readingLabels = path.join(dir, file.replace(/\.pdf$/, '.labels.json'));
     const started = performance.now();
     const cpu = process.cpuUsage();
     const run = await read.open(bytes, uploadDateOf(labels));
@@ -182,7 +191,13 @@ function printTable(rows: Row[]): void {
 const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const llm = createLlmProvider(config.llm);
 const minConfidence = includeLowConfidence ? 0 : config.candidateMinConfidence;
-const { reader, close } = createFlyerReader(llm, config.flyerLimits);
+const { reader, close } = createFlyerReader(
+  llm,
+  config.flyerLimits,
+  wordsOut
+    ? (page, items) => layoutInputs.push(JSON.stringify({ labels: readingLabels, page, items }))
+    : undefined,
+);
 const mode =
   llm.isConfigured('recipe') || llm.isConfigured('vision') ? `model (${config.llm.provider})` : 'no model';
 console.log(`flyer reader: ${mode}`);
@@ -208,6 +223,7 @@ try {
   }
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ mode, rows }, null, 2));
   if (candidatesOut) writeFileSync(candidatesOut, candidateLines.map((l) => `${l}\n`).join(''));
+  if (wordsOut) writeFileSync(wordsOut, layoutInputs.map((l) => `${l}\n`).join(''));
 } finally {
   await close();
 }

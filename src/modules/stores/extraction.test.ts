@@ -1808,6 +1808,18 @@ describe('flyer reader', () => {
     expect(offers.every((o) => o.validUntil === '2030-10-17')).toBe(true);
   });
 
+  it("tells an observer each page's layout input, which alone parses to the page's offers", async () => {
+    const flyer = await rowFlyer();
+    const seen: Array<{ page: number; items: readonly LayoutItem[] }> = [];
+    const observed = new FlyerReader(new UnpdfReader(), ocr, undefined, undefined, (page, items) =>
+      seen.push({ page, items }),
+    );
+    const offers = await extractAll(flyer.bytes, observed);
+    expect(offers.length).toBeGreaterThan(0);
+    expect(seen.map((s) => s.page)).toEqual([1]);
+    expect(parseLayout(seen[0]!.items).map((o) => o.product)).toEqual(offers.map((o) => o.product));
+  });
+
   it('reads a two-column tile layout (brand and name above the price, was/now, multi-buy, $ after)', async () => {
     const flyer = await tileFlyer();
     const offers = await extractAll(flyer.bytes);

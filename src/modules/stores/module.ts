@@ -14,7 +14,7 @@ import {
 import { DatabaseFileStorage } from '../../providers/storage/database.ts';
 import { LocalDiskStorage } from '../../providers/storage/local-disk.ts';
 import type { FileStorage } from '../../providers/storage/storage.ts';
-import { FlyerReader, type FlyerSource } from './extraction/flyer-reader.ts';
+import { FlyerReader, type FlyerSource, type LayoutInputObserver } from './extraction/flyer-reader.ts';
 import { LlmPageOffers, VisionPageOffers } from './extraction/llm-pages.ts';
 import {
   FLYER_QUEUE_POLICY,
@@ -129,12 +129,13 @@ export function createStoresModule(
 export function createFlyerReader(
   llm: LlmProvider,
   limits: PdfLimits = DEFAULT_PDF_LIMITS,
+  observeLayoutInput?: LayoutInputObserver,
 ): { reader: FlyerReader; close: () => Promise<void> } {
   const llmReader = llm.isConfigured('recipe') ? new LlmPageOffers(llm) : undefined;
   const visionReader = llm.isConfigured('vision') ? new VisionPageOffers(llm) : undefined;
   const ocr = new LazyOcrEngine({ preferredSpellings: foodWords });
   return {
-    reader: new FlyerReader(new IsolatedPdfReader(limits), ocr, llmReader, visionReader),
+    reader: new FlyerReader(new IsolatedPdfReader(limits), ocr, llmReader, visionReader, observeLayoutInput),
     close: () => ocr.close(),
   };
 }

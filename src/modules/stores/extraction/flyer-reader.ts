@@ -39,6 +39,12 @@ export interface FlyerSource {
   open(bytes: Uint8Array, uploadedAt: Date): Promise<FlyerRun>;
 }
 
+/**
+ * Told each page's items as the layout parser is given them (after OCR and its repairs): the bench
+ * records them to score layout rules again in seconds, without OCR (`npm run flyers:relayout`).
+ */
+export type LayoutInputObserver = (pageNumber: number, items: readonly LayoutItem[]) => void;
+
 /** A page with fewer letters than this in its text layer is treated as an image (scanned) page. */
 const MIN_TEXT_LETTERS = 12;
 
@@ -55,17 +61,20 @@ export class FlyerReader implements FlyerSource {
   readonly #ocr: OcrEngine | undefined;
   readonly #structured: PageOffersSource | undefined;
   readonly #vision: ImagePageOffersSource | undefined;
+  readonly #observeLayoutInput: LayoutInputObserver | undefined;
 
   constructor(
     pdf: PdfReader,
     ocr: OcrEngine | undefined,
     structured?: PageOffersSource,
     vision?: ImagePageOffersSource,
+    observeLayoutInput?: LayoutInputObserver,
   ) {
     this.#pdf = pdf;
     this.#ocr = ocr;
     this.#structured = structured;
     this.#vision = vision;
+    this.#observeLayoutInput = observeLayoutInput;
   }
 
   /** OCR's models loaded now rather than by the first image page (see `OcrEngine.warmUp`). */
@@ -115,6 +124,7 @@ export class FlyerReader implements FlyerSource {
         // The structured reader is an improvement, not a dependency: the parser still answers.
       }
     }
+    this.#observeLayoutInput?.(page.number, items);
     return parseLayout(items);
   }
 
