@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../../src/platform/config.ts';
 import { parseLayout, type LayoutItem } from '../../src/modules/stores/extraction/layout.ts';
-import { matchOffers, scoreFlyer, type ExtractedOfferForScoring, type FlyerLabels } from './scoring.ts';
+import {
+  forScoring,
+  matchOffers,
+  scoreFlyer,
+  type ExtractedOfferForScoring,
+  type FlyerLabels,
+} from './scoring.ts';
 
 /**
  * npm run flyers:relayout -- --words <file> [--words <file> ...] [--only <name-part>] [--show] [--all]
@@ -46,18 +52,7 @@ for (const [labelsFile, pages] of flyers) {
   const offers: ExtractedOfferForScoring[] = [];
   for (const [page, items] of pages) {
     for (const offer of parseLayout(items)) {
-      if (offer.confidence < minConfidence) continue;
-      const regular = offer.originalPrice > offer.discountedPrice + 0.001 ? offer.originalPrice : null;
-      offers.push({
-        page,
-        product: offer.product,
-        brand: offer.brand,
-        price: offer.discountedPrice,
-        regularPrice: regular,
-        unit: offer.unit,
-        validUntil: '',
-        confidence: offer.confidence,
-      });
+      if (offer.confidence >= minConfidence) offers.push(forScoring(page, offer));
     }
   }
   const score = scoreFlyer(labels, offers);

@@ -5,6 +5,7 @@ import { parseConfig } from '../../src/platform/config.ts';
 import { createLlmProvider } from '../../src/providers/llm/index.ts';
 import { createFlyerReader } from '../../src/modules/stores/module.ts';
 import {
+  forScoring,
   matchOffers,
   scoreFlyer,
   type ExtractedOfferForScoring,
@@ -88,17 +89,7 @@ async function scoreFolder(
       for (let page = 1; page <= run.pageCount; page += 1) {
         for (const offer of await run.extractPage(page)) {
           if (offer.confidence < minConfidence) continue; // kept for audit, not listed
-          const regular = offer.originalPrice > offer.discountedPrice + 0.001 ? offer.originalPrice : null;
-          offers.push({
-            page,
-            product: offer.product,
-            brand: offer.brand,
-            price: offer.discountedPrice,
-            regularPrice: regular,
-            unit: offer.unit,
-            validUntil: offer.validUntil,
-            confidence: offer.confidence,
-          });
+          offers.push(forScoring(page, offer));
         }
       }
     } finally {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countOutliers,
+  forScoring,
   namesMatch,
   scoreFlyer,
   type ExtractedOfferForScoring,
@@ -63,5 +64,20 @@ describe('the flyer scoring rule', () => {
     expect(countOutliers(offers)).toBe(1);
     expect(countOutliers([...offers.slice(0, 4), offer({ price: 40, unit: '1 Sack (10Kg)' })])).toBe(0);
     expect(countOutliers([...offers.slice(0, 4), offer({ price: 7991.99, unit: 'per kg' })])).toBe(1);
+  });
+
+  it('scores a reader offer with its regular price only when it is higher', () => {
+    const read = { product: 'Feijão', brand: 'Kicaldo', unit: '1 kg', confidence: 0.8 };
+    expect(forScoring(2, { ...read, originalPrice: 8.99, discountedPrice: 7.49 })).toEqual({
+      page: 2,
+      product: 'Feijão',
+      brand: 'Kicaldo',
+      price: 7.49,
+      regularPrice: 8.99,
+      unit: '1 kg',
+      validUntil: '',
+      confidence: 0.8,
+    });
+    expect(forScoring(1, { ...read, originalPrice: 7.49, discountedPrice: 7.49 }).regularPrice).toBeNull();
   });
 });

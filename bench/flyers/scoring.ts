@@ -34,6 +34,32 @@ export interface ExtractedOfferForScoring {
   confidence?: number;
 }
 
+/** An offer as the reader gives it, on `page`, in the scoring's terms (a regular price only when higher). */
+export function forScoring(
+  page: number,
+  offer: {
+    product: string;
+    brand: string;
+    originalPrice: number;
+    discountedPrice: number;
+    unit: string;
+    confidence: number;
+    validUntil?: string;
+  },
+): ExtractedOfferForScoring {
+  const regular = offer.originalPrice > offer.discountedPrice + 0.001 ? offer.originalPrice : null;
+  return {
+    page,
+    product: offer.product,
+    brand: offer.brand,
+    price: offer.discountedPrice,
+    regularPrice: regular,
+    unit: offer.unit,
+    validUntil: offer.validUntil ?? '',
+    confidence: offer.confidence,
+  };
+}
+
 export interface FlyerScore {
   extracted: number;
   labelled: number;
