@@ -1,3 +1,5 @@
+import type { ParsedOffer } from '../../src/modules/stores/extraction/layout.ts';
+
 /**
  * The scoring rule of the labelled flyer sets (shared/data/flyers-real/README.md): offers on the
  * labelled pages are matched one to one, greedily in label order, on page, price within 0.01 and a
@@ -35,18 +37,7 @@ export interface ExtractedOfferForScoring {
 }
 
 /** An offer as the reader gives it, on `page`, in the scoring's terms (a regular price only when higher). */
-export function forScoring(
-  page: number,
-  offer: {
-    product: string;
-    brand: string;
-    originalPrice: number;
-    discountedPrice: number;
-    unit: string;
-    confidence: number;
-    validUntil?: string;
-  },
-): ExtractedOfferForScoring {
+export function forScoring(page: number, offer: Omit<ParsedOffer, 'box'>): ExtractedOfferForScoring {
   const regular = offer.originalPrice > offer.discountedPrice + 0.001 ? offer.originalPrice : null;
   return {
     page,
