@@ -1546,6 +1546,42 @@ describe('layout parser', () => {
     expect(offers[0]!.box).toEqual({ x: 82, y: 177, width: 119, height: 157 });
   });
 
+  it("reads a stacked name's lines across another column's line set between them (its baseline differs)", () => {
+    // The right column's "SIRLOIN" is centred between the left name's two lines: its own line.
+    const offers = parseLayout([
+      { ...run('CHICKEN', 100, 200, 90, 20), confidence: 0.9 },
+      { ...run('SIRLOIN', 300, 214, 90, 20), confidence: 0.9 },
+      { ...run('BREAST', 100, 226, 80, 20), confidence: 0.9 },
+      { ...run('$1.99', 100, 256, 100, 48), confidence: 0.9 },
+      { ...run('ROAST', 300, 240, 70, 20), confidence: 0.9 },
+      { ...run('$6.49', 300, 268, 100, 48), confidence: 0.9 },
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['CHICKEN BREAST', 1.99],
+      ['SIRLOIN ROAST', 6.49],
+    ]);
+  });
+
+  it("does not stack a word OCR all but failed to read (a photo's texture) onto a tile's name", () => {
+    const offers = parseLayout([
+      { ...run('ato', 110, 180, 30, 14), confidence: 0 },
+      { ...run('Bolo', 100, 200, 40, 14), confidence: 0.96 },
+      { ...run('Pamonha', 145, 200, 70, 14), confidence: 0.96 },
+      { ...run('3,99', 100, 222, 90, 40), confidence: 0.95 },
+    ]);
+    expect(offers.map((o) => [o.brand, o.product, o.discountedPrice])).toEqual([['', 'Bolo Pamonha', 3.99]]);
+  });
+
+  it("does not read a stacked name's lines across a line of its own column that holds no name", () => {
+    const offers = parseLayout([
+      { ...run('WEEKLY', 100, 200, 90, 20), confidence: 0.9 },
+      { ...run('####', 100, 226, 80, 20), confidence: 0.9 },
+      { ...run('BREAST', 100, 252, 80, 20), confidence: 0.9 },
+      { ...run('$1.99', 100, 282, 100, 48), confidence: 0.9 },
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['BREAST', 1.99]]);
+  });
+
   it("reads OCR's two lines of one size as one name, though the ink of one has descenders; a clearly smaller top line is a brand", () => {
     // OCR boxes hold the ink: "Banana" (no descender) is ~0.8 as tall as "Branca Kg" at one size.
     const tile = (top: string, topHeight: number, confidence: number) =>

@@ -562,8 +562,9 @@ const RTL_TILE_REACH = 8;
 
 /**
  * A tile's name is often several short lines stacked above its price ("PORK BUTT / CARNE / PARA /
- * TAMALES"). The lines directly above the nearest one, in the same column, belong to it; the top
- * line is the brand only when it is printed smaller than the rest (a name broken over two lines of
+ * TAMALES"). The lines directly above the nearest one, in the same column, belong to it (read
+ * across the lines of other columns set between them, whose baselines differ); the top line is
+ * the brand only when it is printed smaller than the rest (a name broken over two lines of
  * one size, "CHICKEN / BREAST", is one name).
  */
 /**
@@ -575,6 +576,10 @@ const BRAND_SIZE = 0.85;
 const OCR_BRAND_SIZE = 0.7;
 /** A line of a stacked name is at most this many times taller than the line under it. */
 const MAX_NAME_LINE_RATIO = 2.5;
+/** Lines of other columns a stacked name's lines may be read across. */
+const MAX_SKIPPED_LINES = 2;
+/** …and is then at most this many times taller than the line under it (a headline is bigger). */
+const SKIPPED_NAME_LINE_RATIO = 1.2;
 
 function stackedName(
   nearest: Cell,
@@ -584,6 +589,7 @@ function stackedName(
 ): { product: Cell; brand: Cell | undefined; extra: Cell[] } {
   const stack = [nearest];
   let top = nearest;
+  let skipped = 0;
   for (let j = lineIndex - 1; j >= 0 && stack.length < 5; j -= 1) {
     const above = lines[j]!.find(
       (c) =>
@@ -593,10 +599,17 @@ function stackedName(
         looksLikeName(c.name) &&
         top.y - c.bottom < Math.max(top.height, c.height) * 1.2 &&
         // A headline over the tiles ("SÃO JOÃO" at ten times the names' size) is not their name.
-        c.height < top.height * MAX_NAME_LINE_RATIO &&
+        c.height < top.height * (skipped > 0 ? SKIPPED_NAME_LINE_RATIO : MAX_NAME_LINE_RATIO) &&
+        !isOcrNoise(c) &&
+        !amidNoise(c, lines[j]!) &&
         overlapsHorizontally(c, top, top.height),
     );
-    if (!above) break;
+    if (!above) {
+      // Another column's line set between this tile's lines (its baselines differ) is stepped over.
+      if (lines[j]!.some((c) => overlapsHorizontally(c, top, top.height)) || ++skipped > MAX_SKIPPED_LINES)
+        break;
+      continue;
+    }
     stack.unshift(above);
     top = above;
   }
