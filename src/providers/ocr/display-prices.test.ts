@@ -106,6 +106,36 @@ describe('prices the page reading misread', () => {
     expect(await pricesIn(strip, [left, right], unsure, 0.9)).toEqual([]);
   });
 
+  it('take a less sure reading that continues the page reading\'s figures there (its raised cents lost: "13;" of "13,80")', async () => {
+    // A badge of the real Brazilian flyer, rasterised: the card price among the badge's words.
+    const strip = { x: 0, y: 0, width: 600, height: 80 };
+    const price = { x: 100, y: 10, width: 110, height: 60 };
+    const texts = new Map([[price, { text: '13,80', confidence: 0.86 }]]);
+    const read = (region: object) =>
+      Promise.resolve(texts.get(region as never) ?? { text: 'NSAVE', confidence: 0.9 });
+    const lines = [price, { x: 300, y: 10, width: 120, height: 40 }];
+    expect(await pricesIn(strip, lines, read, 0.9, [word('13;', 105, 15, 50, 40)])).toEqual([
+      { strip: price, text: '13,80', confidence: 0.86 },
+    ]);
+    // Other figures there, or none, and the reading must be sure on its own.
+    expect(await pricesIn(strip, lines, read, 0.9, [word('14;', 105, 15, 50, 40)])).toEqual([]);
+    expect(await pricesIn(strip, lines, read, 0.9)).toEqual([]);
+  });
+
+  it('read the lines where the page reading saw figures first, when a strip holds more lines than are read', async () => {
+    const strip = { x: 0, y: 0, width: 900, height: 80 };
+    const words = Array.from({ length: 8 }, (_, i) => ({ x: i * 100, y: 10, width: 90, height: 40 }));
+    const price = words[7]!;
+    const read = (region: object) =>
+      Promise.resolve(
+        region === price ? { text: '6,95', confidence: 0.97 } : { text: 'Limite', confidence: 0.97 },
+      );
+    expect(await pricesIn(strip, words, read, 0.9, [word('6.9', 705, 15, 60, 30)])).toEqual([
+      { strip: price, text: '6,95', confidence: 0.97 },
+    ]);
+    expect(await pricesIn(strip, words, read, 0.9)).toEqual([]);
+  });
+
   it('join a whole part and the raised cents beside it, detected as two lines, into one price', () => {
     // The real Italian flyer's "€ 11⁴⁹": "11" and "49" are read apart, "1149" across both.
     const whole = { region: { x: 100, y: 500, width: 140, height: 120 }, text: '11', confidence: 0.9 };

@@ -67,39 +67,63 @@ export interface PriceReading {
 
 /** A strip's lines read on their own, at most (a strip of a hostile picture may hold hundreds). */
 const MAX_LINES_A_STRIP = 6;
+/**
+ * The certainty that suffices for a reading that begins with the figures the page reading saw there
+ * ("13,80" where tesseract read "13;", the raised cents lost): the two readers agree on what both read.
+ */
+const AGREED_SURE = 0.7;
 
 /**
  * The prices a strip shows: its reading when that is one price, else those of its detected lines
  * read one by one (two tiles' prices side by side are one strip: "5.65*895"; a badge's words
- * beside its amount: "DEON3990"). `read` is the line recogniser; readings below `sure` count not.
+ * beside its amount: "DEON3990"), the lines where the page reading saw figures first. `read` is
+ * the line recogniser; readings below `sure` count not, unless they continue the page reading's
+ * figures there (`words`).
  */
 export async function pricesIn(
   strip: ImageRegion,
   lines: readonly ImageRegion[],
   read: (region: ImageRegion) => Promise<{ text: string; confidence: number }>,
   sure: number,
+  words: readonly OcrWord[] = [],
 ): Promise<PriceReading[]> {
+  const sureOf = (region: ImageRegion, price: string) =>
+    continuesPageFigures(words, region, price) ? Math.min(sure, AGREED_SURE) : sure;
   const reading = await read(strip);
-  const whole = reading.confidence >= sure ? displayPrice(reading.text) : undefined;
-  if (whole) return [{ strip, text: whole, confidence: reading.confidence }];
-  const parts = lines
-    .filter((line) => inside(line, strip))
-    .sort((a, b) => a.x - b.x)
-    .slice(0, MAX_LINES_A_STRIP);
+  const whole = displayPrice(reading.text);
+  if (whole && reading.confidence >= sureOf(strip, whole)) {
+    return [{ strip, text: whole, confidence: reading.confidence }];
+  }
+  const showsFigures = (line: ImageRegion) => words.some((w) => /\d/.test(w.text) && inside(w, line));
+  const within = lines.filter((line) => inside(line, strip)).sort((a, b) => a.x - b.x);
+  const parts = [...within.filter(showsFigures), ...within.filter((line) => !showsFigures(line))]
+    .slice(0, MAX_LINES_A_STRIP)
+    .sort((a, b) => a.x - b.x);
   if (parts.length < 2) return [];
   const readings: Array<{ region: ImageRegion; text: string; confidence: number }> = [];
   for (const region of parts) readings.push({ region, ...(await read(region)) });
   const found: PriceReading[] = [];
   for (const [i, part] of readings.entries()) {
-    if (part.confidence < sure) continue;
     const text = displayPrice(part.text);
-    if (text) found.push({ strip: part.region, text, confidence: part.confidence });
-    else {
+    if (text) {
+      if (part.confidence >= sureOf(part.region, text)) {
+        found.push({ strip: part.region, text, confidence: part.confidence });
+      }
+    } else if (part.confidence >= sure) {
       const raised = withRaisedCents(part, readings[i + 1]);
       if (raised && raised.confidence >= sure) found.push(raised);
     }
   }
   return found;
+}
+
+/** A word the page reading read in `region` shows figures that `price` begins with (more of it read). */
+function continuesPageFigures(words: readonly OcrWord[], region: ImageRegion, price: string): boolean {
+  const digits = price.replace(/\D/g, '');
+  return words.some((w) => {
+    const seen = w.text.replace(/\D/g, '');
+    return inside(w, region) && seen.length >= 2 && digits.length > seen.length && digits.startsWith(seen);
+  });
 }
 
 /** A display price's whole part as the recogniser reads it alone: "11", "7", "€1,", "$4". */

@@ -127,7 +127,7 @@ export class TesseractEngine implements OcrEngine {
       this.#stacked(image, lines, strips, words),
     ]);
     const reread = [...stacked, ...(await this.#linesAlone(isolated, unreadStrips(strips, stacked), read))];
-    const prices = await this.#priceLines(image, lines, mayHoldPrices(strips, reread));
+    const prices = await this.#priceLines(image, lines, mayHoldPrices(strips, reread), reread);
     const all = readingOrder(withLinesReread(read, strips, withPriceLines(reread, prices)));
     return this.#spelt(image, all, document);
   }
@@ -160,7 +160,8 @@ export class TesseractEngine implements OcrEngine {
     const picture = await decodedPicture(image);
     const read = (region: ImageRegion) => this.#prices.read(picture, region);
     const readings = [];
-    for (const strip of strips) readings.push(...(await pricesIn(strip, lines, read, PRICE_CHECK_SURE)));
+    for (const strip of strips)
+      readings.push(...(await pricesIn(strip, lines, read, PRICE_CHECK_SURE, words)));
     return withMisreadPrices(words, readings);
   }
 
@@ -265,11 +266,17 @@ export class TesseractEngine implements OcrEngine {
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
 
-  async #priceLines(image: Buffer, lines: readonly ImageRegion[], strips: readonly ImageRegion[]) {
+  /** The strips read again that may hold prices, by the price recogniser; `reread`, their words as read again. */
+  async #priceLines(
+    image: Buffer,
+    lines: readonly ImageRegion[],
+    strips: readonly ImageRegion[],
+    reread: readonly OcrWord[],
+  ) {
     const picture = await decodedPicture(image);
     const read = (region: ImageRegion) => this.#prices.read(picture, region);
     const prices = [];
-    for (const strip of strips) prices.push(...(await pricesIn(strip, lines, read, PRICE_SURE)));
+    for (const strip of strips) prices.push(...(await pricesIn(strip, lines, read, PRICE_SURE, reread)));
     return prices;
   }
 
