@@ -1353,6 +1353,24 @@ describe('layout parser', () => {
     expect(read.some((o) => o.fromTextLayer)).toBe(false);
   });
 
+  it("gives an OCR price straight under a tile's price, lower and with nothing between, to that tile as its card price", () => {
+    // Savegnago rasterised: the card badge's "4.99" under the photo, under the tile's "5,99".
+    const tile = (badge: string, between: LayoutItem[] = []) =>
+      parseLayout([
+        ocrAt('Leite fermentado', 80, 702, 60, 7),
+        ocrAt('Bob Esponja 480g', 80, 710, 60, 7),
+        ocrAt('5,99', 86, 729, 53, 18),
+        ...between,
+        ocrAt(badge, 114, 810, 40, 17),
+      ]).map((o) => [o.product, o.discountedPrice, o.originalPrice]);
+    expect(tile('4.99')).toEqual([['Leite fermentado Bob Esponja', 4.99, 5.99]]);
+    // One under half the price, or one with a word over it (the tile under's name, misread), is not the card's.
+    expect(tile('1.99')).toEqual([['Leite fermentado Bob Esponja', 5.99, 5.99]]);
+    expect(tile('4.99', [unsure('Da', 110, 765, 30, 12, 0.39)])).toEqual([
+      ['Leite fermentado Bob Esponja', 5.99, 5.99],
+    ]);
+  });
+
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
     // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
     const offers = parseLayout([

@@ -382,7 +382,7 @@ function resolveTiles(
       const anchor = anchors[i];
       const group = anchor
         ? groupOf(anchor)
-        : (badgeOwner(cell, placed, 0) ?? ofNearest() ?? badgeOwner(cell, placed, BADGE_SLACK));
+        : (badgeOwner(cell, placed, 0, lines) ?? ofNearest() ?? badgeOwner(cell, placed, BADGE_SLACK, lines));
       if (!group) return;
       addCell(group, cell);
       placed.push({ cell, group });
@@ -413,15 +413,22 @@ const BADGE_SLACK = 2;
 /**
  * The tile a price with no name over it belongs to when it is a badge under that tile's one price
  * (a card or app price set on the picture, "no nosso cartão pague 3,99"): the nearest price above
- * it, no smaller, in its column (`slack`: in badge heights). Text layers only: on an OCR page, a
- * price whose name OCR missed would otherwise take the tile above.
+ * it, no smaller, in its column (`slack`: in badge heights). On an OCR page a price whose name
+ * OCR missed would otherwise take the tile above: there only a lower price straight under it,
+ * nothing between (`ocrCardPriceUnder`).
  */
-function badgeOwner(badge: Cell, placed: readonly PlacedPrice[], slack: number): OfferGroup | undefined {
-  if (!badge.printed) return undefined;
+function badgeOwner(
+  badge: Cell,
+  placed: readonly PlacedPrice[],
+  slack: number,
+  lines: readonly Cell[][],
+): OfferGroup | undefined {
+  if (!badge.printed && slack > 0) return undefined;
   const above = placed
     .filter(
       ({ cell, group }) =>
         group.prices.length === 1 &&
+        (badge.printed || ocrCardPriceUnder(badge, cell, lines)) &&
         cell.height >= badge.height &&
         cell.bottom <= badge.y + badge.height / 2 &&
         badge.y - cell.bottom < badge.height * BADGE_REACH &&
@@ -429,6 +436,25 @@ function badgeOwner(badge: Cell, placed: readonly PlacedPrice[], slack: number):
     )
     .sort((a, b) => badge.y - a.cell.bottom - (badge.y - b.cell.bottom));
   return above[0]?.group;
+}
+
+/**
+ * On an OCR page, a price with no name over it straight under a tile's price is that tile's card
+ * price only when it is the lower (a member price is a discount), by at most half, and no words
+ * stand between them (the tile under, whose name OCR misread, has its name there).
+ */
+function ocrCardPriceUnder(badge: Cell, price: Cell, lines: readonly Cell[][]): boolean {
+  const [low, high] = [badge.prices[0]?.value ?? 0, price.prices[0]?.value ?? 0];
+  if (!(low < high && low >= high * 0.5)) return false;
+  return !lines.some((line) =>
+    line.some(
+      (c) =>
+        c.y >= price.bottom &&
+        c.bottom <= badge.y &&
+        overlapsHorizontally(c, badge, 0) &&
+        /\p{L}/u.test(c.text),
+    ),
+  );
 }
 
 /** A price right under a note that only informs ("Nesta embalagem cada unidade sai por"). */
