@@ -1371,6 +1371,19 @@ describe('layout parser', () => {
     ]);
   });
 
+  it('gives a price the surely read name over it rather than a better centred word OCR was unsure of', () => {
+    // Savegnago rasterised: "Pra" (0.26) of a badge's ink stood nearer the middle of "2,19".
+    const offers = parseLayout([
+      ocrAt('Água mineral sem', 60, 759, 90, 9),
+      ocrAt('gás Levíssima 1,5L', 60, 768, 90, 7),
+      unsure('Pra', 170, 768, 30, 10, 0.3),
+      ocrAt('2,19', 100, 784, 100, 29),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['Água mineral sem gás Levíssima', 2.19],
+    ]);
+  });
+
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
     // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
     const offers = parseLayout([

@@ -516,6 +516,9 @@ function nameAbove(
   );
 }
 
+/** An OCR name read unsurely yields to a surely read one over the same price, however centred. */
+const unsureLast = (c: Cell): number => (c.confidence < NOISE_CONFIDENCE ? 1 : 0);
+
 function nameAboveWithin(
   price: Cell,
   lineIndex: number,
@@ -552,7 +555,9 @@ function nameAboveWithin(
               ? rightToLeftNameOver(c, price) && !pricedBetween(lines[lineIndex]!, price, c)
               : overlapsHorizontally(c, price, price.height)),
       )
-      .sort((a, b) => centreDistance(a, price) - centreDistance(b, price))[0];
+      .sort(
+        (a, b) => unsureLast(a) - unsureLast(b) || centreDistance(a, price) - centreDistance(b, price),
+      )[0];
     if (!product) continue;
     return stackedName(product, i, lines, usedAsName);
   }
