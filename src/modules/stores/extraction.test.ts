@@ -1384,6 +1384,20 @@ describe('layout parser', () => {
     ]);
   });
 
+  it("takes no name from a short word OCR was unsure of over a price (a card badge's small print)", () => {
+    // Savegnago rasterised: "not" (0.59) of "NO NOSSO CARTÃO PAGUE" over the card price 12,90.
+    const offers = parseLayout([
+      ocrAt('Água de coco', 274, 779, 43, 8),
+      ocrAt('Sococo 1L', 274, 787, 32, 8),
+      ocrAt('13,90', 270, 799, 66, 27),
+      unsure('not', 259, 850, 10, 3, 0.59),
+      ocrAt('12,90', 268, 854, 42, 19),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Água de coco Sococo', 12.9, 13.9],
+    ]);
+  });
+
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
     // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
     const offers = parseLayout([

@@ -1309,20 +1309,17 @@ function trailsItsPrice(items: LayoutItem[], text: string, prices: PriceToken[])
 const SHORT_NAME_LETTERS = 3;
 
 /**
- * An OCR cell whose only word is a short right-to-left one OCR was unsure of, no vocabulary having
- * vouched for it (the spelling step raises a food's certainty): a price's unit or currency misread
- * beside it ("١٥,٩٩ € کیلو" read "15.99 6 تپد"), or a badge over a photo ("٤٠٪-" read "96 داع"). Any
- * Arabic-script letters pass for a name's, so its doubt and its length tell; as a name it took the
- * prices of the tiles whose own names stand over them.
+ * An OCR cell whose only word is a short one OCR was unsure of, no vocabulary having vouched for
+ * it (the spelling step raises a food's certainty): a price's unit or currency misread beside it
+ * ("١٥,٩٩ € کیلو" read "15.99 6 تپد"), a badge over a photo ("٤٠٪-" read "96 داع"), a card
+ * badge's small print ("not" of "NO NOSSO CARTÃO"). As a name it took the prices of the tiles
+ * whose own names stand over them.
  */
 function unsureShortWordOnly(items: LayoutItem[]): boolean {
   const worded = items.filter((i) => /\p{L}/u.test(i.text));
   const letters = worded.reduce((n, i) => n + (i.text.match(/\p{L}/gu) ?? []).length, 0);
   return (
-    worded.length === 1 &&
-    letters <= SHORT_NAME_LETTERS &&
-    rightToLeftText(worded[0]!.text) &&
-    (worded[0]!.confidence ?? 1) < NOISE_CONFIDENCE
+    worded.length === 1 && letters <= SHORT_NAME_LETTERS && (worded[0]!.confidence ?? 1) < NOISE_CONFIDENCE
   );
 }
 
