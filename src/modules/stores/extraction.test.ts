@@ -1398,6 +1398,22 @@ describe('layout parser', () => {
     ]);
   });
 
+  it("leaves out a pack's price per unit under its note, read across another column's line and a misread line of the note", () => {
+    // Savegnago rasterised: the pack price "50,28" went unread; "Nesta embalagem / cada unidade sai
+    // / por R$ 4,19" has its "por" read "orgs", and the next column's "CEAR" sits between its lines.
+    const offers = parseLayout([
+      ocrAt('Cerveja Original lata 350ml', 659, 881, 90, 7),
+      ocrAt('com 12 unidades', 675, 888, 60, 6),
+      ocrAt('Nesta embalagem', 677, 977, 60, 7),
+      ocrAt('CEAR', 63, 982, 30, 5),
+      ocrAt('cada unidade sai', 677, 985, 55, 6),
+      unsure('orgs', 677, 990, 31, 11, 0),
+      ocrAt('R$', 692, 996, 8, 8),
+      ocrAt('4,19', 701, 994, 41, 25),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([]);
+  });
+
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
     // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
     const offers = parseLayout([

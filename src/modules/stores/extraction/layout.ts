@@ -458,13 +458,26 @@ function ocrCardPriceUnder(badge: Cell, price: Cell, lines: readonly Cell[][]): 
 }
 
 /** A price right under a note that only informs ("Nesta embalagem cada unidade sai por"). */
+/** Lines over a price searched for the note it stands under (other columns' lines among them). */
+const NOTE_LINES = 6;
+
 function underInformativeNote(price: Cell, lineIndex: number, lines: Cell[][]): boolean {
   let top = price.y;
-  for (let i = lineIndex - 1; i >= 0 && i >= lineIndex - 4; i -= 1) {
-    const note = (lines[i] ?? []).find(
+  let misread = false;
+  for (let i = lineIndex - 1; i >= 0 && i >= lineIndex - NOTE_LINES; i -= 1) {
+    const line = lines[i] ?? [];
+    const note = line.find(
       (c) =>
         isPriceNote(c.text) && overlapsHorizontally(c, price, price.height) && top - c.bottom < price.height,
     );
+    // Another column's line between the note's is stepped over, and one line of small print OCR
+    // misread in the note ("por R$" read "orgs R$").
+    const over = line.filter((c) => overlapsHorizontally(c, price, price.height));
+    if (!note && over.length === 0) continue;
+    if (!note && !misread && over.every((c) => c.height < price.height * 0.5)) {
+      misread = true;
+      continue;
+    }
     if (!note) return false;
     if (INFORMATIVE_NOTE.test(note.text)) return true;
     top = note.y;
