@@ -1414,6 +1414,18 @@ describe('layout parser', () => {
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([]);
   });
 
+  it("drops the unpaired brackets OCR read beside a name's words, and keeps paired ones", () => {
+    // Savegnago rasterised: "União)" (a badge's edge) weighed the name as noise.
+    const tile = (name: string) =>
+      parseLayout([ocrAt(name, 600, 300, 90, 8), ocrAt('12,90', 600, 312, 70, 30)]).map((o) => [
+        o.brand,
+        o.product,
+      ]);
+    expect(tile('Açúcar cristal União)')).toEqual([['', 'Açúcar cristal União']]);
+    expect(tile('(Caril Feijão carioca')).toEqual([['', 'Caril Feijão carioca']]);
+    expect(tile('Feijão carioca (Camil)')).toEqual([['Camil', 'Feijão carioca']]);
+  });
+
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
     // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
     const offers = parseLayout([

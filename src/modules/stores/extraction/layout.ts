@@ -847,7 +847,7 @@ function withoutReferenceRates(
 
 /** OCR's stray marks glued to the ends of Arabic-script words ("زيتون\"", "طازج؟"), not brackets. */
 function withoutStrayMarks(name: string): string {
-  return name
+  return withoutUnpairedBrackets(name)
     .split(' ')
     .map((word) =>
       /\p{Script=Arabic}/u.test(word)
@@ -857,6 +857,18 @@ function withoutStrayMarks(name: string): string {
     )
     .filter(Boolean)
     .join(' ');
+}
+
+/** Brackets OCR read from a photo's or badge's edge beside a word ("União)", "(Caril"): each unpaired one. */
+function withoutUnpairedBrackets(name: string): string {
+  const unpaired = new Set<number>();
+  const open: number[] = [];
+  [...name].forEach((ch, i) => {
+    if (ch === '(') open.push(i);
+    else if (ch === ')' && open.pop() === undefined) unpaired.add(i);
+  });
+  for (const i of open) unpaired.add(i);
+  return [...name].filter((_, i) => !unpaired.has(i)).join('');
 }
 
 const PRODUCT_CODE = /^(?=.*\d)[A-Z\d]{2,6}$/u;
