@@ -1426,6 +1426,28 @@ describe('layout parser', () => {
     expect(tile('Feijão carioca (Camil)')).toEqual([['Camil', 'Feijão carioca']]);
   });
 
+  it("takes no name from a lone word OCR read in display type on a page whose names are small (a photo's packaging)", () => {
+    // Savegnago rasterised: "COSTA" off a pack's print, three times the names' size, over a card price.
+    const offers = parseLayout([
+      ocrAt('Fígado bovino granel', 100, 100, 60, 7),
+      ocrAt('15,90', 100, 110, 70, 28),
+      ocrAt('Linguiça tipo calabresa', 300, 100, 70, 7),
+      ocrAt('23,90', 300, 110, 80, 30),
+      ocrAt('COSTA', 500, 100, 89, 21),
+      ocrAt('7,99', 520, 125, 32, 18),
+    ]);
+    expect(offers.map((o) => o.product)).toEqual(['Fígado bovino granel', 'Linguiça tipo calabresa']);
+  });
+
+  it('leaves out of a name the words OCR all but failed to read among the ones it read', () => {
+    const offers = parseLayout([
+      ocrAt('Safran', 100, 100, 40, 10),
+      unsure('etzt', 142, 100, 20, 10, 0.1),
+      ocrAt('1,99', 100, 115, 50, 30),
+    ]);
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Safran', 1.99]]);
+  });
+
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {
     // Berwyn: page-wide lines, so "2X$5.00" of the next column is the line right before "99¢".
     const offers = parseLayout([

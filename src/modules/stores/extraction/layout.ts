@@ -105,6 +105,7 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
       withSeparatorsRead(withoutReadingsInPrices(withoutDuplicates(largestItems(items).map(normalised)))),
     ),
   ).map(toCells);
+  withoutDisplayWordNames(lines);
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
   const orphans: Orphan[] = [];
@@ -151,6 +152,28 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
 
   groups.push(...resolveTiles(clusterOrphans(orphans), lines, usedAsName, pricedCells(groups)));
   return groups.flatMap((group) => toOffer(group) ?? []);
+}
+
+/** An OCR word this many times the page's middle name-word height is display type, no name. */
+const DISPLAY_WORD = 2.5;
+const SURE_NAME = 0.9;
+
+/**
+ * A lone word OCR read in display type on a page whose names are small (a product photo's
+ * packaging, a logo: "COSTA", "tenta", which the dictionary holds) names no tile.
+ */
+function withoutDisplayWordNames(lines: Cell[][]): void {
+  const named = lines.flat().filter((c) => !c.printed && c.prices.length === 0 && looksLikeName(c.name));
+  // The names read surely set the size: OCR's unsure words are of every size.
+  const heights = named
+    .filter((c) => c.confidence >= SURE_NAME)
+    .map((c) => c.height)
+    .sort((a, b) => a - b);
+  const middle = heights[heights.length >> 1] ?? 0;
+  if (middle === 0) return;
+  for (const c of named) {
+    if (!/\s/u.test(c.name.trim()) && c.height >= middle * DISPLAY_WORD) c.name = '';
+  }
 }
 
 /**
@@ -1299,6 +1322,16 @@ function cellText(items: LayoutItem[]): string {
     .trim();
 }
 
+/**
+ * The text a cell's name is read from: without the words OCR all but failed to read among read
+ * ones ("EPs feno NgYFho", "NgYFho" at 0.00), which named the offer.
+ */
+function nameText(items: LayoutItem[], text: string): string {
+  const read = items.filter((i) => (i.confidence ?? 1) >= NOISE_FLOOR || /\d/u.test(i.text));
+  if (read.length === items.length || read.length === 0) return text;
+  return cellText(rightToLeftWords(read) ? [...read].reverse() : read);
+}
+
 function makeCell(items: LayoutItem[]): Cell {
   const text = cellText(rightToLeftWords(items) ? [...items].reverse() : items);
   const confidences = items.map((i) => i.confidence ?? 1);
@@ -1315,7 +1348,10 @@ function makeCell(items: LayoutItem[]): Cell {
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed,
     prices,
-    name: trailsItsPrice(items, text, prices) || unsureShortWordOnly(items) ? '' : residualName(text),
+    name:
+      trailsItsPrice(items, text, prices) || unsureShortWordOnly(items)
+        ? ''
+        : residualName(nameText(items, text)),
     unitOnly: isOnlyUnit(text),
   };
 }
