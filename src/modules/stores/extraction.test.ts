@@ -1355,16 +1355,18 @@ describe('layout parser', () => {
 
   it("gives an OCR price straight under a tile's price, lower and with nothing between, to that tile as its card price", () => {
     // Savegnago rasterised: the card badge's "4.99" under the photo, under the tile's "5,99".
-    const tile = (badge: string, between: LayoutItem[] = []) =>
+    const tile = (badge: string, between: LayoutItem[] = [], x = 114) =>
       parseLayout([
         ocrAt('Leite fermentado', 80, 702, 60, 7),
         ocrAt('Bob Esponja 480g', 80, 710, 60, 7),
         ocrAt('5,99', 86, 729, 53, 18),
         ...between,
-        ocrAt(badge, 114, 810, 40, 17),
+        ocrAt(badge, x, 810, 40, 17),
       ]).map((o) => [o.product, o.discountedPrice, o.originalPrice]);
     expect(tile('4.99')).toEqual([['Leite fermentado Bob Esponja', 4.99, 5.99]]);
-    // One under half the price, or one with a word over it (the tile under's name, misread), is not the card's.
+    // One under half the price, one set beside its width (a staggered tile's), or one with a word
+    // over it (the tile under's name, misread), is not the card's.
+    expect(tile('4.99', [], 125)).toEqual([['Leite fermentado Bob Esponja', 5.99, 5.99]]);
     expect(tile('1.99')).toEqual([['Leite fermentado Bob Esponja', 5.99, 5.99]]);
     expect(tile('4.99', [unsure('Da', 110, 765, 30, 12, 0.39)])).toEqual([
       ['Leite fermentado Bob Esponja', 5.99, 5.99],
@@ -1446,6 +1448,19 @@ describe('layout parser', () => {
       ocrAt('1,99', 100, 115, 50, 30),
     ]);
     expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([['Safran', 1.99]]);
+  });
+
+  it("never joins two names of one line across another tile's price between them", () => {
+    // Savegnago rasterised: "Pao de forma" | 1.69 (the tile over it's) | "Bebida láctea 1,58" came
+    // out as one offer "Pao de forma Bebida láctea".
+    const offers = parseLayout([
+      ocrAt('Bebida láctea UHT', 235, 384, 55, 7),
+      ocrAt('Pao de forma', 137, 405, 45, 8),
+      ocrAt('1.69', 227, 395, 70, 32),
+      ocrAt('Bebida láctea 1,58', 393, 403, 63, 12),
+    ]).map((o) => [o.product, o.discountedPrice]);
+    expect(offers).toContainEqual(['Bebida láctea', 1.58]);
+    expect(offers.some(([product]) => String(product).includes('Pao de forma Bebida'))).toBe(false);
   });
 
   it("finds a tile's pack size on the line over its price when another column's line comes between", () => {

@@ -138,7 +138,11 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
         !current ||
         (!hasName && lastName && belongsToAnotherTile(cell, lastName, lines, lineIndex, usedAsName))
       ) {
-        if (cell.prices.length > 0) orphans.push({ cells: [cell], line: lineIndex });
+        if (cell.prices.length > 0) {
+          orphans.push({ cells: [cell], line: lineIndex });
+          // Another tile's price between two names parts them: the next name starts its own offer.
+          if (current && current.prices.length === 0) current = undefined;
+        }
         continue;
       }
       addCell(current, cell);
@@ -463,12 +467,15 @@ function badgeOwner(
 
 /**
  * On an OCR page, a price with no name over it straight under a tile's price is that tile's card
- * price only when it is the lower (a member price is a discount), by at most half, and no words
- * stand between them (the tile under, whose name OCR misread, has its name there).
+ * price only when it is the lower (a member price is a discount), by at most half, set under
+ * its width, and no words stand between them (the tile under, whose name OCR misread, has its name there).
  */
 function ocrCardPriceUnder(badge: Cell, price: Cell, lines: readonly Cell[][]): boolean {
   const [low, high] = [badge.prices[0]?.value ?? 0, price.prices[0]?.value ?? 0];
   if (!(low < high && low >= high * 0.5)) return false;
+  // Under it: the badge's middle within the price's width (a staggered tile's price is beside).
+  const middle = (badge.x + badge.right) / 2;
+  if (middle < price.x || middle > price.right) return false;
   return !lines.some((line) =>
     line.some(
       (c) =>
