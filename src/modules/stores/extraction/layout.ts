@@ -105,7 +105,7 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
       withSeparatorsRead(withoutReadingsInPrices(withoutDuplicates(largestItems(items).map(normalised)))),
     ),
   ).map(toCells);
-  withoutDisplayWordNames(lines);
+  unnameDisplayWords(lines);
   const usedAsName = new Set<Cell>();
   const groups: OfferGroup[] = [];
   const orphans: Orphan[] = [];
@@ -160,13 +160,14 @@ export function parseLayout(items: readonly LayoutItem[]): ParsedOffer[] {
 
 /** An OCR word this many times the page's middle name-word height is display type, no name. */
 const DISPLAY_WORD = 2.5;
+/** The OCR certainty from which a name cell's height counts for the page's name size. */
 const SURE_NAME = 0.9;
 
 /**
  * A lone word OCR read in display type on a page whose names are small (a product photo's
  * packaging, a logo: "COSTA", "tenta", which the dictionary holds) names no tile.
  */
-function withoutDisplayWordNames(lines: Cell[][]): void {
+function unnameDisplayWords(lines: Cell[][]): void {
   const named = lines.flat().filter((c) => !c.printed && c.prices.length === 0 && looksLikeName(c.name));
   // The names read surely set the size: OCR's unsure words are of every size.
   const heights = named
@@ -487,10 +488,10 @@ function ocrCardPriceUnder(badge: Cell, price: Cell, lines: readonly Cell[][]): 
   );
 }
 
-/** A price right under a note that only informs ("Nesta embalagem cada unidade sai por"). */
 /** Lines over a price searched for the note it stands under (other columns' lines among them). */
 const NOTE_LINES = 6;
 
+/** A price right under a note that only informs ("Nesta embalagem cada unidade sai por"). */
 function underInformativeNote(price: Cell, lineIndex: number, lines: Cell[][]): boolean {
   let top = price.y;
   let misread = false;
@@ -875,7 +876,10 @@ function withoutReferenceRates(
   };
 }
 
-/** OCR's stray marks glued to the ends of Arabic-script words ("زيتون\"", "طازج؟"), not brackets. */
+/**
+ * OCR's stray marks glued to the ends of Arabic-script words ("زيتون\"", "طازج؟"), and its unpaired
+ * brackets; paired ones are print ("Feijão (Camil)").
+ */
 function withoutStrayMarks(name: string): string {
   return withoutUnpairedBrackets(name)
     .split(' ')
