@@ -94,9 +94,11 @@ export async function pricesIn(
   if (whole && reading.confidence >= sureOf(strip, whole)) {
     return [{ strip, text: whole, confidence: reading.confidence }];
   }
-  const showsFigures = (line: ImageRegion) => words.some((w) => /\d/.test(w.text) && inside(w, line));
+  const figured = words.filter((w) => /\d/.test(w.text));
+  const showsFigures = (line: ImageRegion) => figured.some((w) => inside(w, line));
   const within = lines.filter((line) => inside(line, strip)).sort((a, b) => a.x - b.x);
-  const parts = [...within.filter(showsFigures), ...within.filter((line) => !showsFigures(line))]
+  const shows = new Set(within.filter(showsFigures));
+  const parts = [...shows, ...within.filter((line) => !shows.has(line))]
     .slice(0, MAX_LINES_A_STRIP)
     .sort((a, b) => a.x - b.x);
   if (parts.length < 2) return [];

@@ -456,11 +456,12 @@ function badgeOwner(
     .filter(
       ({ cell, group }) =>
         group.prices.length === 1 &&
-        (badge.printed || ocrCardPriceUnder(badge, cell, lines)) &&
         cell.height >= badge.height &&
         cell.bottom <= badge.y + badge.height / 2 &&
         badge.y - cell.bottom < badge.height * BADGE_REACH &&
-        overlapsHorizontally(cell, badge, badge.height * slack),
+        overlapsHorizontally(cell, badge, badge.height * slack) &&
+        // Last: it looks through the page's cells.
+        (badge.printed || ocrCardPriceUnder(badge, cell, lines)),
     )
     .sort((a, b) => badge.y - a.cell.bottom - (badge.y - b.cell.bottom));
   return above[0]?.group;
@@ -1340,11 +1341,15 @@ function cellText(items: LayoutItem[]): string {
 function nameText(items: LayoutItem[], text: string): string {
   const read = items.filter((i) => (i.confidence ?? 1) >= NOISE_FLOOR || /\d/u.test(i.text));
   if (read.length === items.length || read.length === 0) return text;
-  return cellText(rightToLeftWords(read) ? [...read].reverse() : read);
+  return inReadingOrder(read);
 }
 
+/** The items' text as read: right-to-left words from the right. */
+const inReadingOrder = (items: LayoutItem[]): string =>
+  cellText(rightToLeftWords(items) ? [...items].reverse() : items);
+
 function makeCell(items: LayoutItem[]): Cell {
-  const text = cellText(rightToLeftWords(items) ? [...items].reverse() : items);
+  const text = inReadingOrder(items);
   const confidences = items.map((i) => i.confidence ?? 1);
   const printed = items.every((i) => i.confidence === undefined);
   const prices = findPrices(text, !printed);
