@@ -432,3 +432,27 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices under a line o
     expect(reading).toMatchObject({ whole: '2', raised: '99' });
   });
 });
+
+describe.runIf(existsSync(CONDENSED))(
+  'TesseractEngine.readPrices after a small currency sign on the baseline',
+  () => {
+    it.each([
+      ['€', '4', '99'],
+      ['€', '0', '89'],
+      ['R$', '7', '65'],
+    ])(
+      'keeps a low "%s" before the digits out of the whole part ("%s" with "%s")',
+      async (sign, whole, cents) => {
+        // Read before, the sign stood in the whole part: "R$7,⁶⁵" read "," (the euro signs, drawn so,
+        // read right; on an Italian flyer's tiles one read as a "1", handled in extraction).
+        const image = await condensedPrice('#d0021b', 10, [
+          [sign, 40, 120],
+          [`${whole},`, 110, 120, 2],
+          [cents, 50, 78, 2],
+        ]);
+        const [reading] = await engine.readPrices(image, [{ x: 4, y: 30, width: 260, height: 100 }]);
+        expect([reading?.whole.replace(/,$/, ''), reading?.raised]).toEqual([whole, cents]);
+      },
+    );
+  },
+);

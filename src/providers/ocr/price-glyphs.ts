@@ -266,7 +266,14 @@ function inkProfile(
   const spans = reaching.filter(
     (g) => g.bottom >= baseline - height * 0.1 && !(g.top === 0 && g.bottom === height - 1),
   );
-  for (const glyph of spans) for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
+  // A small sign set on the digits' baseline before them ("€4,⁹⁹", "R$7,⁶⁵") is no digit: read with
+  // them, the whole part was "14" or ",".
+  const isDigitHigh = (g: { top: number; bottom: number }) => g.bottom - g.top + 1 >= height * 0.4;
+  const firstDigit = spans.filter(isDigitHigh).reduce((left, g) => Math.min(left, g.left), width);
+  for (const glyph of spans) {
+    if (glyph.right < firstDigit) continue;
+    for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
+  }
   const tallStart = low.indexOf(true);
   if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1, tallGlyphs: [] };
   const maxGap = height * 0.35;
@@ -276,7 +283,7 @@ function inkProfile(
   for (let x = tallEnd + 1; x < width && !low[x]; x += 1) if (inked[x]) inkEnd = x;
   // Digits, not a comma or a speck: shapes at least two fifths of the region's height.
   const tallGlyphs = spans
-    .filter((g) => g.left >= tallStart && g.right <= tallEnd && g.bottom - g.top + 1 >= height * 0.4)
+    .filter((g) => g.left >= tallStart && g.right <= tallEnd && isDigitHigh(g))
     .map((g) => ({ left: region.x + g.left, right: region.x + g.right, top: region.y + g.top }))
     .sort((a, b) => a.left - b.left);
   return { tallStart, tallEnd, inkEnd, tallGlyphs };

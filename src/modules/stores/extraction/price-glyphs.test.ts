@@ -237,6 +237,30 @@ describe('big prices read again', () => {
     expect(out.map((w) => w.text)).toEqual(['Long', 'Grain', 'Rice', '2/$13']);
   });
 
+  it('drops the "1" OCR read for a low euro sign where the digit reader reads the digits alone', async () => {
+    // An Italian flyer's "€4,⁹⁹": tesseract read "1499" (14.99), the digit reader "499".
+    const engine = priceReader((region) =>
+      region.x < 700 ? { whole: '499', raised: '', right: 897, confidence: 0.96 } : undefined,
+    );
+    const words = [
+      word('Tonno', 668, 1475, 50, 16),
+      { ...word('1499', 628, 1518, 268, 140), confidence: 0.88 },
+      { ...word('1299', 928, 1518, 268, 140), confidence: 0.88 },
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Tonno', '499', '1299']);
+  });
+
+  it('keeps a reading whose digits are not the word\'s after a "1"', async () => {
+    const engine = priceReader(() => ({ whole: '99', raised: '', right: 897, confidence: 0.96 }));
+    const words = [
+      word('Tonno', 668, 1475, 50, 16),
+      { ...word('1499', 628, 1518, 268, 140), confidence: 0.88 },
+    ];
+    const out = await rereadBigPrices(engine, Buffer.alloc(0), words);
+    expect(out.map((w) => w.text)).toEqual(['Tonno', '1499']);
+  });
+
   it('does not read the numbers of a multi-buy again as a price with raised cents (its neighbour, yes)', async () => {
     const asked: string[] = [];
     const engine: OcrEngine = {

@@ -177,9 +177,9 @@ export function applyReadings(
   candidates.forEach((index, k) => {
     if (swallowed.has(index)) return; // part of a price read from an earlier word
     const reading = readings[k];
-    const text = reading ? priceText(reading) : undefined;
-    if (!reading || !text) return;
     const word = words[index]!;
+    const text = reading ? (priceText(reading) ?? withoutSignReadAsOne(word, reading)) : undefined;
+    if (!reading || !text) return;
     const region = regions[k]!;
     // A region that starts left of its word (the word was a piece of the price) covers that piece.
     const left = Math.min(word.x, region.x);
@@ -218,6 +218,18 @@ function isOtherReading(other: OcrWord, left: number, right: number): boolean {
   if (!/\d/.test(other.text) || other.width <= 0) return false;
   const shared = Math.min(other.x + other.width, right) - Math.max(other.x, left);
   return shared > other.width * 0.5;
+}
+
+/**
+ * A currency sign before the digits that the page's OCR read as a "1" ("€4,⁹⁹" as "1499": the small
+ * euro sign set low on the digits' baseline) where the digit reader, which keeps what is no tall
+ * digit out of the whole part, read the rest alone ("499"): the word's figures without that "1",
+ * left to the page's reading as other glued raised cents are. Each tall glyph is a digit of its
+ * reading (the reader reads again when it finds fewer), so a real "1" is not what it dropped.
+ */
+function withoutSignReadAsOne(word: OcrWord, reading: PriceGlyphs): string | undefined {
+  if (reading.raised !== '' || !/^\d{2,4}$/.test(reading.whole)) return undefined;
+  return /^1\d+$/.test(word.text) && word.text === `1${reading.whole}` ? reading.whole : undefined;
 }
 
 /**
