@@ -456,3 +456,11 @@ describe.runIf(existsSync(CONDENSED))(
     );
   },
 );
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of digits short for their region', () => {
+  it('still reads digits none of which is two fifths of the region high (no sign is left out)', async () => {
+    const image = await condensedPrice('#d0021b', 20, [['7,99', 36, 128]]);
+    const [reading] = await engine.readPrices(image, [{ x: 10, y: 36, width: 200, height: 100 }]);
+    expect(reading?.whole).toContain('7');
+  });
+});

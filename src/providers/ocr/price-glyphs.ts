@@ -267,9 +267,10 @@ function inkProfile(
     (g) => g.bottom >= baseline - height * 0.1 && !(g.top === 0 && g.bottom === height - 1),
   );
   // A small sign set on the digits' baseline before them ("€4,⁹⁹", "R$7,⁶⁵") is no digit: read with
-  // them, the whole part was "14" or ",".
+  // them, the whole part was "14" or ",". Where no shape is digit-high, nothing is left out.
   const isDigitHigh = (g: { top: number; bottom: number }) => g.bottom - g.top + 1 >= height * 0.4;
-  const firstDigit = spans.filter(isDigitHigh).reduce((left, g) => Math.min(left, g.left), width);
+  const digitHighFrom = spans.filter(isDigitHigh).reduce((left, g) => Math.min(left, g.left), width);
+  const firstDigit = digitHighFrom === width ? 0 : digitHighFrom;
   for (const glyph of spans) {
     if (glyph.right < firstDigit) continue;
     for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
