@@ -229,7 +229,7 @@ function isOtherReading(other: OcrWord, left: number, right: number): boolean {
  */
 function withoutSignReadAsOne(word: OcrWord, reading: PriceGlyphs): string | undefined {
   if (reading.raised !== '' || !/^\d{2,4}$/.test(reading.whole)) return undefined;
-  return /^1\d+$/.test(word.text) && word.text === `1${reading.whole}` ? reading.whole : undefined;
+  return word.text === `1${reading.whole}` ? reading.whole : undefined;
 }
 
 /**
