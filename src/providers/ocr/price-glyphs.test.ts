@@ -464,3 +464,26 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of digits shor
     expect(reading?.whole).toContain('7');
   });
 });
+
+describe.runIf(existsSync(CONDENSED))(
+  'TesseractEngine.readPrices over a unit price set under the cents',
+  () => {
+    it('reads "11,⁴⁹" whose raised cents stand over a small line on the digits\' baseline', async () => {
+      // As an Italian flyer's tile prints "€ 16,14 al kg" under the "⁴⁹" of "11,⁴⁹" (there white on
+      // red). Read before, its small letters on the baseline made the cents part of the tall digits.
+      const price = await condensedPrice('#d0021b', 10, [
+        ['11,', 110, 124],
+        ['49', 50, 76, 2],
+      ]);
+      const image = await drawnOver(price, (g) => {
+        g.font = 'bold 110px CondensedFace';
+        const cents = 10 + g.measureText('11,').width + 2;
+        g.fillStyle = '#d0021b';
+        g.font = '15px CondensedFace';
+        g.fillText('€ 16,14 al kg', cents, 124);
+      });
+      const [reading] = await engine.readPrices(image, [{ x: 4, y: 30, width: 280, height: 100 }]);
+      expect([reading?.whole.replace(/,$/, ''), reading?.raised]).toEqual(['11', '49']);
+    });
+  },
+);

@@ -271,8 +271,9 @@ function inkProfile(
   const isDigitHigh = (g: { top: number; bottom: number }) => g.bottom - g.top + 1 >= height * 0.4;
   const digitHighFrom = spans.filter(isDigitHigh).reduce((left, g) => Math.min(left, g.left), width);
   const firstDigit = digitHighFrom === width ? 0 : digitHighFrom;
+  const topInk = firstInkRows(ink, width, height);
   for (const glyph of spans) {
-    if (glyph.right < firstDigit) continue;
+    if (glyph.right < firstDigit || (!isDigitHigh(glyph) && underInk(topInk, height, glyph))) continue;
     for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
   }
   const tallStart = low.indexOf(true);
@@ -288,6 +289,37 @@ function inkProfile(
     .map((g) => ({ left: region.x + g.left, right: region.x + g.right, top: region.y + g.top }))
     .sort((a, b) => a.left - b.left);
   return { tallStart, tallEnd, inkEnd, tallGlyphs };
+}
+
+/**
+ * A small shape on the baseline with ink over it, or right beside ink over it: a line set under the
+ * raised cents ("€ 16,14 al kg" under the "⁴⁹" of "11,⁴⁹", its comma under the gap between them),
+ * or a mark under a digit's bar. It stands on the digits' baseline without being one: counted as
+ * one, it made the cents part of the tall digits ("11.2." for "11,⁴⁹"). `topInk`: each column's
+ * first row of ink (a hostile region's thousands of specks are each looked at once).
+ */
+function underInk(
+  topInk: Int32Array,
+  height: number,
+  shape: { left: number; right: number; top: number },
+): boolean {
+  const reach = Math.max(2, Math.round(height * 0.05));
+  const right = Math.min(topInk.length - 1, shape.right + reach);
+  for (let x = Math.max(0, shape.left - reach); x <= right; x += 1)
+    if (topInk[x]! < shape.top - 1) return true;
+  return false;
+}
+
+/** Each column's first row of ink (`height` where it has none). */
+function firstInkRows(ink: Uint8Array, width: number, height: number): Int32Array {
+  const rows = new Int32Array(width).fill(height);
+  for (let x = 0; x < width; x += 1)
+    for (let y = 0; y < height; y += 1)
+      if (ink[y * width + x]) {
+        rows[x] = y;
+        break;
+      }
+  return rows;
 }
 
 /** The column spans of the 4-connected ink shapes that have a pixel at or below row `lowFrom`. */
