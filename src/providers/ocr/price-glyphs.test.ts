@@ -487,3 +487,50 @@ describe.runIf(existsSync(CONDENSED))(
     });
   },
 );
+
+describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of white type on a plaque', () => {
+  /** A red plaque on the page with a white price on it; the region starts over the plaque, on the page. */
+  async function plaquePrice(whole: string, cents: string): Promise<Buffer> {
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    const { canvas, g } = whiteCanvas(320, 200);
+    g.fillStyle = '#333';
+    g.font = '16px CondensedFace';
+    g.fillText('712 g', 120, 30); // the tile's pack size over the plaque
+    g.fillStyle = '#d0021b';
+    g.fillRect(30, 50, 250, 130);
+    g.fillStyle = '#ffffff';
+    g.font = 'bold 110px CondensedFace';
+    g.fillText(`${whole},`, 50, 160);
+    const x = 50 + g.measureText(`${whole},`).width + 2;
+    g.font = 'bold 52px CondensedFace';
+    g.fillText(cents, x, 112);
+    const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
+    const page = createCanvas(320, 200);
+    page.getContext('2d').drawImage(compressed, 0, 0);
+    return page.toBuffer('image/png');
+  }
+
+  it.each([
+    ['11', '49'],
+    ['2', '95'],
+  ])(
+    'reads "%s,%s" apart, whole part and raised cents, as it reads dark type on paper',
+    async (whole, cents) => {
+      // Read before, the plaque was one shape of ink through the region: no whole part and raised
+      // cents were told apart.
+      const image = await plaquePrice(whole, cents);
+      const [reading] = await engine.readPrices(image, [{ x: 10, y: 36, width: 300, height: 130 }]);
+      // The decimal comma, left on the whole part ("11," or "11."), is the extraction's to drop.
+      expect([reading?.whole.replace(/[.,]$/, ''), reading?.raised]).toEqual([whole, cents]);
+    },
+  );
+
+  it('leaves dark type on paper as it reads it (no plaque)', async () => {
+    const image = await condensedPrice('#d0021b', 10, [
+      ['2', 96, 120],
+      ['49', 44, 80, 4],
+    ]);
+    const [reading] = await engine.readPrices(image, [{ x: 5, y: 40, width: 220, height: 94 }]);
+    expect(reading).toMatchObject({ whole: '2', raised: '49' });
+  });
+});

@@ -3,6 +3,7 @@ import type { Page, Worker } from 'tesseract.js';
 import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
 import { decodedPicture } from './picture.ts';
+import { plaqueType } from './plaque-type.ts';
 
 /** A column with ink in the lowest part of the region belongs to the tall digits. */
 const LOW_BAND = 0.65;
@@ -19,10 +20,31 @@ export async function readPriceGlyphs(
   regions: readonly ImageRegion[],
 ): Promise<Array<PriceGlyphs | undefined>> {
   const picture = await decodedPicture(image);
-  const page: PageReading = { worker, picture, rereads: MAX_REREADS };
+  const page: PageReading = { worker, page: picture, picture, rereads: MAX_REREADS };
   const out: Array<PriceGlyphs | undefined> = [];
-  for (const region of regions) out.push(await readOne(page, toGlyphsFoot(picture, clamp(region, picture))));
+  for (const region of regions) out.push(await readRegion(page, clamp(region, picture)));
   return out;
+}
+
+/**
+ * White type on a coloured plaque: its ink is the plaque, one shape through the region, and the
+ * whole part and the raised cents are never told apart. It is read drawn dark on white instead.
+ */
+async function readRegion(page: PageReading, region: ImageRegion): Promise<PriceGlyphs | undefined> {
+  if (region.width < 4 || region.height < 8) return undefined;
+  const ink = inkOf(page.page, region);
+  const shapes = lowGlyphSpans(ink, region.width, region.height, 0);
+  const plaque = plaqueType(page.page, region, ink, shapes, Math.round(region.height * MAX_FOOT));
+  if (!plaque) {
+    page.picture = page.page;
+    return readOne(page, toGlyphsFoot(page.page, region), false);
+  }
+  page.picture = plaque.picture;
+  const local = { ...region, x: region.x - plaque.x, y: region.y - plaque.y };
+  const reading = await readOne(page, toGlyphsFoot(plaque.picture, local), true);
+  if (!reading) return undefined;
+  const bottom = reading.bottom === undefined ? undefined : reading.bottom + plaque.y;
+  return { ...reading, right: reading.right + plaque.x, bottom };
 }
 
 /**
@@ -33,12 +55,18 @@ export const MAX_REREADS = 20;
 
 interface PageReading {
   worker: Worker;
-  picture: Image;
+  page: Image;
+  /** What a region is read on: the page, or a plaque's type drawn dark on white. */
+  picture: Image | Canvas;
   /** Second readings left. */
   rereads: number;
 }
 
-async function readOne(page: PageReading, region: ImageRegion): Promise<PriceGlyphs | undefined> {
+async function readOne(
+  page: PageReading,
+  region: ImageRegion,
+  onPlaque: boolean,
+): Promise<PriceGlyphs | undefined> {
   const { picture } = page;
   if (region.width < 4 || region.height < 8) return undefined;
   const { tallStart, tallEnd, inkEnd, tallGlyphs } = inkProfile(picture, region);
@@ -53,12 +81,7 @@ async function readOne(page: PageReading, region: ImageRegion): Promise<PriceGly
   const raisedWidth = inkEnd - tallEnd - 1;
   const raised =
     raisedWidth >= region.height * 0.15
-      ? await readRaised(page, {
-          x: region.x + tallEnd + 2,
-          y: region.y,
-          width: raisedWidth,
-          height: Math.round(region.height * LOW_BAND),
-        })
+      ? await readRaised(page, raisedPart(region, tallEnd, raisedWidth, tallGlyphs, onPlaque))
       : { text: '', confidence: 1 };
   return {
     whole: whole.text,
@@ -67,6 +90,24 @@ async function readOne(page: PageReading, region: ImageRegion): Promise<PriceGly
     bottom: region.y + region.height,
     confidence: Math.min(whole.confidence, raised.confidence),
   };
+}
+
+/**
+ * The raised part: the columns after the tall digits, down to LOW_BAND of the region's height; on
+ * a plaque, of the digits' height, since OCR's box of white type may take the page over the plaque
+ * (LOW_BAND of that region's height cut the raised digits' feet: "⁴⁹" read "40").
+ */
+function raisedPart(
+  region: ImageRegion,
+  tallEnd: number,
+  width: number,
+  tallGlyphs: readonly GlyphColumns[],
+  onPlaque: boolean,
+): ImageRegion {
+  const digitsTop = tallGlyphs.length > 0 ? Math.min(...tallGlyphs.map((g) => g.top)) : region.y;
+  const top = onPlaque ? Math.max(region.y, digitsTop - Math.round(region.height * 0.05)) : region.y;
+  const bottom = region.y + region.height;
+  return { x: region.x + tallEnd + 2, y: top, width, height: Math.round((bottom - top) * LOW_BAND) };
 }
 
 /** A glyph's first and last columns and its top row, in picture pixels. */
@@ -101,7 +142,7 @@ async function readWhole(
 
 /** The glyphs side by side with a gap of a third of their height between them. */
 function drawnApart(
-  picture: Image,
+  picture: Image | Canvas,
   region: ImageRegion,
   glyphs: readonly GlyphColumns[],
   from: number,
@@ -156,7 +197,7 @@ async function readRaised(
  * such pieces read as other digits.
  */
 function raisedGlyphs(
-  picture: Image,
+  picture: Image | Canvas,
   region: ImageRegion,
 ): { glyphs: GlyphColumns[]; rows: ImageRegion } | undefined {
   const shapes = lowGlyphSpans(inkOf(picture, region), region.width, region.height, 0);
@@ -189,7 +230,7 @@ const MAX_FOOT = 0.5;
  * below is such a digit; a tile's frame (wider than the region is tall) or a picture (reaching
  * further down) is not followed.
  */
-function toGlyphsFoot(picture: Image, region: ImageRegion): ImageRegion {
+function toGlyphsFoot(picture: Image | Canvas, region: ImageRegion): ImageRegion {
   const below = Math.min(Math.round(region.height * MAX_FOOT), picture.height - region.y - region.height);
   if (region.width < 4 || region.height < 8 || below < 1) return region;
   const { width, height } = region;
@@ -207,7 +248,7 @@ function toGlyphsFoot(picture: Image, region: ImageRegion): ImageRegion {
 }
 
 /** The region cut to the rows that hold ink, with a margin of a sixth of their height. */
-function inkRows(picture: Image, region: ImageRegion): ImageRegion {
+function inkRows(picture: Image | Canvas, region: ImageRegion): ImageRegion {
   const { width, height } = region;
   const ink = inkOf(picture, region);
   const rows: number[] = [];
@@ -224,7 +265,7 @@ function rowsAround(region: ImageRegion, top: number, bottom: number): ImageRegi
 }
 
 /** The region's pixels as ink (1) or ground (0), row by row. */
-function inkOf(picture: Image, region: ImageRegion): Uint8Array {
+function inkOf(picture: Image | Canvas, region: ImageRegion): Uint8Array {
   const { width, height } = region;
   const canvas = createCanvas(width, height);
   const g = canvas.getContext('2d');
@@ -243,7 +284,7 @@ function inkOf(picture: Image, region: ImageRegion): Uint8Array {
  * reads as "1" and its bar as a "1" before the cents.
  */
 function inkProfile(
-  picture: Image,
+  picture: Image | Canvas,
   region: ImageRegion,
 ): { tallStart: number; tallEnd: number; inkEnd: number; tallGlyphs: GlyphColumns[] } {
   const { width, height } = region;
@@ -322,15 +363,18 @@ function firstInkRows(ink: Uint8Array, width: number, height: number): Int32Arra
   return rows;
 }
 
-/** The column spans of the 4-connected ink shapes that have a pixel at or below row `lowFrom`. */
+/**
+ * The column spans of the 4-connected ink shapes that have a pixel at or below row `lowFrom`, with
+ * how many pixels each holds.
+ */
 function lowGlyphSpans(
   ink: Uint8Array,
   width: number,
   height: number,
   lowFrom: number,
-): Array<{ left: number; right: number; top: number; bottom: number }> {
+): Array<{ left: number; right: number; top: number; bottom: number; pixels: number }> {
   const seen = new Uint8Array(ink.length);
-  const spans: Array<{ left: number; right: number; top: number; bottom: number }> = [];
+  const spans: Array<{ left: number; right: number; top: number; bottom: number; pixels: number }> = [];
   const stack: number[] = [];
   for (let start = lowFrom * width; start < ink.length; start += 1) {
     if (!ink[start] || seen[start]) continue;
@@ -338,10 +382,12 @@ function lowGlyphSpans(
     let right = 0;
     let top = height;
     let bottom = 0;
+    let pixels = 0;
     seen[start] = 1;
     stack.push(start);
     while (stack.length > 0) {
       const i = stack.pop()!;
+      pixels += 1;
       const x = i % width;
       const y = (i - x) / width;
       if (x < left) left = x;
@@ -354,7 +400,7 @@ function lowGlyphSpans(
         stack.push(j);
       }
     }
-    spans.push({ left, right, top, bottom });
+    spans.push({ left, right, top, bottom, pixels });
   }
   return spans;
 }
