@@ -18,6 +18,24 @@ export interface InkShape {
   pixels: number;
 }
 
+/**
+ * A price region of more pixels is no price tile's (the largest read on real flyers hold ~60,000):
+ * a hostile picture's page-sized regions of specks on a plaque are not drawn and read again as such.
+ */
+const MAX_PLAQUE_PIXELS = 250_000;
+
+/**
+ * Whether the region may be a plaque: no larger than a price tile, and with ink enough for one
+ * (PLAQUE_FILL of a box PLAQUE_SPAN of its width and height). Most price regions are not, and are
+ * not cut into shapes to look for one.
+ */
+export function mayHoldPlaque(ink: Uint8Array): boolean {
+  if (ink.length > MAX_PLAQUE_PIXELS) return false;
+  let inked = 0;
+  for (const pixel of ink) inked += pixel;
+  return inked >= ink.length * PLAQUE_SPAN * PLAQUE_SPAN * PLAQUE_FILL;
+}
+
 /** A plaque's type drawn dark on white, on a canvas whose top left corner is (`x`, `y`) of the page. */
 export interface PlaqueDrawing {
   picture: Canvas;

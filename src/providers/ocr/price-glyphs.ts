@@ -3,7 +3,7 @@ import type { Page, Worker } from 'tesseract.js';
 import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
 import { decodedPicture } from './picture.ts';
-import { plaqueType } from './plaque-type.ts';
+import { mayHoldPlaque, plaqueType } from './plaque-type.ts';
 
 /** A column with ink in the lowest part of the region belongs to the tall digits. */
 const LOW_BAND = 0.65;
@@ -33,8 +33,15 @@ export async function readPriceGlyphs(
 async function readRegion(page: PageReading, region: ImageRegion): Promise<PriceGlyphs | undefined> {
   if (region.width < 4 || region.height < 8) return undefined;
   const ink = inkOf(page.page, region);
-  const shapes = lowGlyphSpans(ink, region.width, region.height, 0);
-  const plaque = plaqueType(page.page, region, ink, shapes, Math.round(region.height * MAX_FOOT));
+  const plaque = mayHoldPlaque(ink)
+    ? plaqueType(
+        page.page,
+        region,
+        ink,
+        lowGlyphSpans(ink, region.width, region.height, 0),
+        Math.round(region.height * MAX_FOOT),
+      )
+    : undefined;
   if (!plaque) {
     page.picture = page.page;
     return readOne(page, toGlyphsFoot(page.page, region), false);
