@@ -489,8 +489,11 @@ describe.runIf(existsSync(CONDENSED))(
 );
 
 describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of white type on a plaque', () => {
-  /** A red plaque on the page with a white price on it; the region starts over the plaque, on the page. */
-  async function plaquePrice(whole: string, cents: string): Promise<Buffer> {
+  /**
+   * A red plaque on the page with a white price on it; the region starts over the plaque, on the
+   * page. `centsBaseline` 112 sets the cents' top level with the whole part's; 98, above it.
+   */
+  async function plaquePrice(whole: string, cents: string, centsBaseline = 112): Promise<Buffer> {
     GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
     const { canvas, g } = whiteCanvas(320, 200);
     g.fillStyle = '#333';
@@ -503,7 +506,7 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of white type 
     g.fillText(`${whole},`, 50, 160);
     const x = 50 + g.measureText(`${whole},`).width + 2;
     g.font = 'bold 52px CondensedFace';
-    g.fillText(cents, x, 112);
+    g.fillText(cents, x, centsBaseline);
     const compressed = await loadImage(canvas.toBuffer('image/jpeg', 80));
     const page = createCanvas(320, 200);
     page.getContext('2d').drawImage(compressed, 0, 0);
@@ -524,6 +527,46 @@ describe.runIf(existsSync(CONDENSED))('TesseractEngine.readPrices of white type 
       expect([reading?.whole.replace(/[.,]$/, ''), reading?.raised]).toEqual([whole, cents]);
     },
   );
+
+  it.each([
+    ['11', '99'],
+    ['4', '99'],
+    ['7', '00'],
+  ])('reads the raised cents of "%s,%s" where they rise above the whole part', async (whole, cents) => {
+    // Read before from the whole part's top, the raised part cut the tops of its digits: "⁹⁹" and
+    // "⁰⁰" read as nothing.
+    const image = await plaquePrice(whole, cents, 98);
+    const [reading] = await engine.readPrices(image, [{ x: 10, y: 36, width: 300, height: 130 }]);
+    expect([reading?.whole.replace(/[.,]$/, ''), reading?.raised]).toEqual([whole, cents]);
+  });
+
+  it('reads "11" whose first one has the euro sign set under its flag', async () => {
+    // A display face's ones as slabs with a flag at the top left, and a small "€" on the baseline
+    // under the first one's flag. Drawn apart, that one's columns held a piece of the "€" too,
+    // and the two ones read as nothing: the price was read "1.49" from the second one on.
+    GlobalFonts.registerFromPath(CONDENSED, 'CondensedFace');
+    const { canvas, g } = whiteCanvas(360, 200);
+    g.fillStyle = '#d22';
+    g.fillRect(10, 30, 330, 150);
+    g.fillStyle = '#fff';
+    for (const x of [70, 130]) {
+      g.fillRect(x, 56, 38, 104);
+      g.beginPath();
+      g.moveTo(x, 56);
+      g.lineTo(x - 18, 74);
+      g.lineTo(x - 18, 90);
+      g.lineTo(x, 80);
+      g.fill();
+    }
+    g.font = 'bold 40px CondensedFace';
+    g.fillText('€', 38, 160);
+    g.font = 'bold 60px CondensedFace';
+    g.fillText('49', 176, 100);
+    const [reading] = await engine.readPrices(canvas.toBuffer('image/png'), [
+      { x: 15, y: 40, width: 330, height: 130 },
+    ]);
+    expect([reading?.whole, reading?.raised]).toEqual(['11', '49']);
+  });
 
   it('leaves dark type on paper as it reads it (no plaque)', async () => {
     const image = await condensedPrice('#d0021b', 10, [

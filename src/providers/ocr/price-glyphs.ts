@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas, type Image } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Page, Worker } from 'tesseract.js';
 import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
@@ -76,7 +76,7 @@ async function readOne(
 ): Promise<PriceGlyphs | undefined> {
   const { picture } = page;
   if (region.width < 4 || region.height < 8) return undefined;
-  const { tallStart, tallEnd, inkEnd, tallGlyphs } = inkProfile(picture, region);
+  const { tallStart, tallEnd, inkEnd, tallGlyphs, raisedTop } = inkProfile(picture, region);
   if (tallEnd < 0) return undefined;
   // A raised sign before the digits ("R$", "$") stays out of the tall part.
   const from = Math.max(0, tallStart - 2);
@@ -88,7 +88,10 @@ async function readOne(
   const raisedWidth = inkEnd - tallEnd - 1;
   const raised =
     raisedWidth >= region.height * 0.15
-      ? await readRaised(page, raisedPart(region, tallEnd, raisedWidth, tallGlyphs, onPlaque))
+      ? await readRaised(
+          page,
+          raisedPart(region, tallEnd, raisedWidth, tallGlyphs, onPlaque ? raisedTop : undefined),
+        )
       : { text: '', confidence: 1 };
   return {
     whole: whole.text,
@@ -100,22 +103,33 @@ async function readOne(
 }
 
 /**
- * The raised part: the columns after the tall digits, down to LOW_BAND of the region's height; on
- * a plaque, of the digits' height, since OCR's box of white type may take the page over the plaque
- * (LOW_BAND of that region's height cut the raised digits' feet: "⁴⁹" read "40").
+ * The raised part: the columns after the tall digits, down to LOW_BAND of the region's height. On
+ * a plaque (`plaqueInkTop`: the first row of ink in those columns), from the digits' top, since
+ * OCR's box of white type may take the page over the plaque (LOW_BAND of that region's height cut
+ * the raised digits' feet: "⁴⁹" read "40"); or from the cents' own top where they rise above the
+ * whole part's (cut there, "⁹⁹" read as nothing). The page over the plaque is drawn white, so
+ * the ink there is the plaque's type; a line set further up on it (a pack size) is not followed.
  */
 function raisedPart(
   region: ImageRegion,
   tallEnd: number,
   width: number,
   tallGlyphs: readonly GlyphColumns[],
-  onPlaque: boolean,
+  plaqueInkTop: number | undefined,
 ): ImageRegion {
   const digitsTop = tallGlyphs.length > 0 ? Math.min(...tallGlyphs.map((g) => g.top)) : region.y;
-  const top = onPlaque ? Math.max(region.y, digitsTop - Math.round(region.height * 0.05)) : region.y;
   const bottom = region.y + region.height;
+  const centsTop =
+    plaqueInkTop !== undefined && digitsTop - plaqueInkTop <= (bottom - digitsTop) * MAX_CENTS_RISE
+      ? Math.min(digitsTop, plaqueInkTop)
+      : digitsTop;
+  const top =
+    plaqueInkTop !== undefined ? Math.max(region.y, centsTop - Math.round(region.height * 0.05)) : region.y;
   return { x: region.x + tallEnd + 2, y: top, width, height: Math.round((bottom - top) * LOW_BAND) };
 }
+
+/** How far above the whole part's top raised cents may reach, as a share of its height. */
+const MAX_CENTS_RISE = 0.3;
 
 /** A glyph's first and last columns and its top row, in picture pixels. */
 interface GlyphColumns {
@@ -147,7 +161,11 @@ async function readWhole(
   return digits(again.text) === glyphs.length ? again : reading;
 }
 
-/** The glyphs side by side with a gap of a third of their height between them. */
+/**
+ * The glyphs side by side with a gap of a third of their height between them, each without the
+ * ink of other shapes in its columns: a small sign set on the baseline under the first digit's
+ * flag ("€11,⁴⁹") left a speck beside it, and the two ones of "11" read as one.
+ */
 function drawnApart(
   picture: Image | Canvas,
   region: ImageRegion,
@@ -160,14 +178,63 @@ function drawnApart(
   const g = canvas.getContext('2d');
   g.fillStyle = '#ffffff';
   g.fillRect(0, 0, width, region.height);
+  const rows = region.y + region.height - from;
   let x = 0;
   for (const glyph of glyphs) {
     const w = glyph.right - glyph.left + 1;
-    const rows = region.y + region.height - from;
     g.drawImage(picture, glyph.left, from, w, rows, x, from - region.y, w, rows);
+    if (rows > 0) withoutOtherShapes(g, { x, y: from - region.y, width: w, height: rows });
     x += w + gap;
   }
   return canvas;
+}
+
+/**
+ * Whitens, in `area` of the drawing (a glyph's columns), the ink of the shapes its sides cut other
+ * than the glyph (the shape with the most ink there): a neighbour's, which goes on outside them.
+ */
+function withoutOtherShapes(g: SKRSContext2D, area: ImageRegion): void {
+  const pixels = g.getImageData(area.x, area.y, area.width, area.height);
+  const ink = new Uint8Array(area.width * area.height);
+  for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(pixels.data, i * 4) ? 1 : 0;
+  const labels = shapeLabels(ink, area.width);
+  const counts = new Map<number, number>();
+  for (const label of labels) if (label > 0) counts.set(label, (counts.get(label) ?? 0) + 1);
+  let glyph = 0;
+  for (const [label, count] of counts) if (count > (counts.get(glyph) ?? 0)) glyph = label;
+  if (counts.size <= 1) return;
+  const cut = new Set<number>();
+  for (let y = 0; y < area.height; y += 1)
+    for (const x of [0, area.width - 1]) {
+      const label = labels[y * area.width + x]!;
+      if (label > 0 && label !== glyph) cut.add(label);
+    }
+  if (cut.size === 0) return;
+  for (let i = 0; i < labels.length; i += 1) if (cut.has(labels[i]!)) pixels.data.fill(255, i * 4, i * 4 + 3);
+  g.putImageData(pixels, area.x, area.y);
+}
+
+/** Each pixel's 4-connected ink shape, numbered from 1 (0: no ink). */
+function shapeLabels(ink: Uint8Array, width: number): Int32Array {
+  const labels = new Int32Array(ink.length);
+  const stack: number[] = [];
+  let next = 0;
+  for (let start = 0; start < ink.length; start += 1) {
+    if (!ink[start] || labels[start]) continue;
+    next += 1;
+    labels[start] = next;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % width;
+      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+        if (j < 0 || j >= ink.length || !ink[j] || labels[j]) continue;
+        labels[j] = next;
+        stack.push(j);
+      }
+    }
+  }
+  return labels;
 }
 
 /**
@@ -293,7 +360,7 @@ function inkOf(picture: Image | Canvas, region: ImageRegion): Uint8Array {
 function inkProfile(
   picture: Image | Canvas,
   region: ImageRegion,
-): { tallStart: number; tallEnd: number; inkEnd: number; tallGlyphs: GlyphColumns[] } {
+): { tallStart: number; tallEnd: number; inkEnd: number; tallGlyphs: GlyphColumns[]; raisedTop: number } {
   const { width, height } = region;
   const ink = inkOf(picture, region);
   const inked = Array.from({ length: width }, (_, x) => {
@@ -325,7 +392,7 @@ function inkProfile(
     for (let x = glyph.left; x <= glyph.right; x += 1) low[x] = true;
   }
   const tallStart = low.indexOf(true);
-  if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1, tallGlyphs: [] };
+  if (tallStart < 0) return { tallStart: -1, tallEnd: -1, inkEnd: -1, tallGlyphs: [], raisedTop: -1 };
   const maxGap = height * 0.35;
   let tallEnd = tallStart;
   for (let x = tallStart + 1; x < width && x - tallEnd <= maxGap; x += 1) if (low[x]) tallEnd = x;
@@ -336,7 +403,10 @@ function inkProfile(
     .filter((g) => g.left >= tallStart && g.right <= tallEnd && isDigitHigh(g))
     .map((g) => ({ left: region.x + g.left, right: region.x + g.right, top: region.y + g.top }))
     .sort((a, b) => a.left - b.left);
-  return { tallStart, tallEnd, inkEnd, tallGlyphs };
+  // The first row of ink over the raised part (picture pixels).
+  let raisedTop = height;
+  for (let x = tallEnd + 1; x <= inkEnd; x += 1) raisedTop = Math.min(raisedTop, topInk[x]!);
+  return { tallStart, tallEnd, inkEnd, tallGlyphs, raisedTop: region.y + raisedTop };
 }
 
 /**
