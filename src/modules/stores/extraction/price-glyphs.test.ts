@@ -334,6 +334,19 @@ describe('regionAfter', () => {
     expect(region.width).toBeCloseTo(185 - 100 + 44);
   });
 
+  it('takes raised cents OCR boxed as their own word to their end, where the room would cut them', () => {
+    // "€11⁴⁹" boxed "J" + "1" + "49": the room after the "1" ended inside the "9", read "4¢".
+    const first = word('J', 1143, 1538, 62, 101);
+    const region = regionAfter(first, [word('1', 1224, 1538, 41, 101), word('49', 1292, 1539, 118, 67)]);
+    expect(region.x + region.width).toBeGreaterThanOrEqual(1410);
+    // A unit on the baseline after the price ("kg") is no raised cents: the room stands.
+    const unit = regionAfter(first, [word('1', 1224, 1538, 41, 101), word('kg', 1292, 1600, 118, 40)]);
+    expect(unit.x + unit.width).toBeCloseTo(1265 + 1.1 * 101);
+    // Nor is another price set small after it ("De R$ 6,29 por"): read with it, the line under it was taken in.
+    const other = regionAfter(first, [word('1', 1224, 1538, 41, 101), word('6,29', 1292, 1539, 118, 67)]);
+    expect(other.x + other.width).toBeCloseTo(1265 + 1.1 * 101);
+  });
+
   it('ends when a word lies inside what it has covered (a mark OCR boxed at the end of the digits)', () => {
     // Once looped forever on a generated US page: the mark starts just before the run's right edge
     // and ends before it, so the run never grew and the same word was found again.

@@ -140,7 +140,9 @@ export function bigPriceCandidates(words: readonly OcrWord[]): number[] {
 
 /**
  * The word, the tall words that continue it on its line (one price read as "4" + "6.49"), and room
- * after them for raised cents (about half the height wide).
+ * after them for raised cents (about half the height wide), or to the end of the raised cents
+ * where OCR boxed them as a word of their own that the room would cut ("49" after "J" + "1" for
+ * "€11⁴⁹": cut inside its "9", read "4¢").
  */
 export function regionAfter(word: OcrWord, words: readonly OcrWord[] = []): ImageRegion {
   let right = word.x + word.width;
@@ -158,13 +160,31 @@ export function regionAfter(word: OcrWord, words: readonly OcrWord[] = []): Imag
     if (!next) break;
     right = next.x + next.width;
   }
+  const room = right + word.height * CENTS_ROOM;
+  const cents = words.find(
+    (other) =>
+      RAISED_CENTS.test(other.text.trim()) &&
+      other.x >= right - word.height * 0.1 &&
+      other.x < room &&
+      other.x + other.width > room &&
+      other.x + other.width <= room + word.height * CENTS_ROOM &&
+      other.height >= word.height * 0.3 &&
+      other.height < word.height * 0.8 &&
+      Math.abs(other.y - word.y) <= word.height * 0.2,
+  );
+  const end = cents ? cents.x + cents.width + word.height * 0.1 : room;
   return {
     x: word.x,
     y: word.y - word.height * 0.1,
-    width: right - word.x + word.height * 1.1,
+    width: end - word.x,
     height: word.height * 1.2,
   };
 }
+
+/** Room after a big price's tall digits for its raised cents, in its heights. */
+const CENTS_ROOM = 1.1;
+/** OCR's reading of raised cents boxed on their own: two digits (a price's other figures are another price). */
+const RAISED_CENTS = /^\d{2}$/;
 
 export function applyReadings(
   words: readonly OcrWord[],
