@@ -3,7 +3,7 @@ import type { Page, Worker } from 'tesseract.js';
 import { isInk } from './ink.ts';
 import type { ImageRegion, PriceGlyphs } from './ocr.ts';
 import { decodedPicture } from './picture.ts';
-import { mayHoldPlaque, plaqueType } from './plaque-type.ts';
+import { mayHoldPlaque, plaqueType, type InkShape } from './plaque-type.ts';
 
 /** A column with ink in the lowest part of the region belongs to the tall digits. */
 const LOW_BAND = 0.65;
@@ -197,44 +197,17 @@ function withoutOtherShapes(g: SKRSContext2D, area: ImageRegion): void {
   const pixels = g.getImageData(area.x, area.y, area.width, area.height);
   const ink = new Uint8Array(area.width * area.height);
   for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(pixels.data, i * 4) ? 1 : 0;
-  const labels = shapeLabels(ink, area.width);
-  const counts = new Map<number, number>();
-  for (const label of labels) if (label > 0) counts.set(label, (counts.get(label) ?? 0) + 1);
-  let glyph = 0;
-  for (const [label, count] of counts) if (count > (counts.get(glyph) ?? 0)) glyph = label;
-  if (counts.size <= 1) return;
-  const cut = new Set<number>();
-  for (let y = 0; y < area.height; y += 1)
-    for (const x of [0, area.width - 1]) {
-      const label = labels[y * area.width + x]!;
-      if (label > 0 && label !== glyph) cut.add(label);
-    }
+  const labels = new Int32Array(ink.length);
+  const shapes = lowGlyphSpans(ink, area.width, area.height, 0, labels);
+  const glyph = shapes.reduce((most, shape, n) => (shape.pixels > shapes[most]!.pixels ? n : most), 0);
+  const cut = new Set(
+    shapes.flatMap((shape, n) =>
+      n !== glyph && (shape.left === 0 || shape.right === area.width - 1) ? [n + 1] : [],
+    ),
+  );
   if (cut.size === 0) return;
   for (let i = 0; i < labels.length; i += 1) if (cut.has(labels[i]!)) pixels.data.fill(255, i * 4, i * 4 + 3);
   g.putImageData(pixels, area.x, area.y);
-}
-
-/** Each pixel's 4-connected ink shape, numbered from 1 (0: no ink). */
-function shapeLabels(ink: Uint8Array, width: number): Int32Array {
-  const labels = new Int32Array(ink.length);
-  const stack: number[] = [];
-  let next = 0;
-  for (let start = 0; start < ink.length; start += 1) {
-    if (!ink[start] || labels[start]) continue;
-    next += 1;
-    labels[start] = next;
-    stack.push(start);
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % width;
-      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
-        if (j < 0 || j >= ink.length || !ink[j] || labels[j]) continue;
-        labels[j] = next;
-        stack.push(j);
-      }
-    }
-  }
-  return labels;
 }
 
 /**
@@ -442,16 +415,18 @@ function firstInkRows(ink: Uint8Array, width: number, height: number): Int32Arra
 
 /**
  * The column spans of the 4-connected ink shapes that have a pixel at or below row `lowFrom`, with
- * how many pixels each holds.
+ * how many pixels each holds; `labels`, when given, takes each such shape's pixels' number in the
+ * list plus one.
  */
 function lowGlyphSpans(
   ink: Uint8Array,
   width: number,
   height: number,
   lowFrom: number,
-): Array<{ left: number; right: number; top: number; bottom: number; pixels: number }> {
+  labels?: Int32Array,
+): InkShape[] {
   const seen = new Uint8Array(ink.length);
-  const spans: Array<{ left: number; right: number; top: number; bottom: number; pixels: number }> = [];
+  const spans: InkShape[] = [];
   const stack: number[] = [];
   for (let start = lowFrom * width; start < ink.length; start += 1) {
     if (!ink[start] || seen[start]) continue;
@@ -465,6 +440,7 @@ function lowGlyphSpans(
     while (stack.length > 0) {
       const i = stack.pop()!;
       pixels += 1;
+      if (labels) labels[i] = spans.length + 1;
       const x = i % width;
       const y = (i - x) / width;
       if (x < left) left = x;
