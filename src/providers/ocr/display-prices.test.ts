@@ -152,4 +152,12 @@ describe('prices the page reading misread', () => {
     expect(withRaisedCents(whole, { ...cents, region: { ...cents.region, x: 400 } })).toBeUndefined();
     expect(withRaisedCents(whole, { ...cents, text: '495' })).toBeUndefined();
   });
+
+  it('do not take a pack size set over a price for its raised cents', () => {
+    // Generated seed 90: "52 fl oz" over "$3⁹⁹", read "$399" and "52": 399.52 was listed.
+    const price = { region: { x: 1208, y: 1180, width: 190, height: 105 }, text: '$399', confidence: 0.95 };
+    const pack = { region: { x: 1212, y: 1160, width: 160, height: 40 }, text: '52 fl oz', confidence: 0.96 };
+    expect(withRaisedCents(price, pack)).toBeUndefined();
+    expect(withRaisedCents(price, { ...pack, text: '52' })).toBeUndefined();
+  });
 });

@@ -131,6 +131,8 @@ function continuesPageFigures(words: readonly OcrWord[], region: ImageRegion, pr
 /** A display price's whole part as the recogniser reads it alone: "11", "7", "€1,", "$4". */
 const WHOLE_PART = /^(?:R\$|\$|S)?(\d{1,3})[.,]?$/u;
 const RAISED_CENTS = /^(\d{2})$/u;
+/** How much of the narrower of a whole part and its raised cents the two may overlap across. */
+const BESIDE_OVERLAP = 0.25;
 
 /**
  * A whole part and, right beside it, smaller and raised to its top, two digits: one price with
@@ -148,7 +150,10 @@ export function withRaisedCents(
   const a = whole.region;
   const b = next.region;
   const raised = b.height <= a.height * 0.8 && Math.abs(b.y - a.y) <= a.height * 0.3;
-  const beside = b.x - (a.x + a.width) <= a.height * 0.5;
+  // After the whole part, not over it: a pack size set above a price ("52 fl oz" over "$3⁹⁹")
+  // starts at the price's left and sorts after it.
+  const gap = b.x - (a.x + a.width);
+  const beside = gap <= a.height * 0.5 && gap >= -Math.min(a.width, b.width) * BESIDE_OVERLAP;
   if (!raised || !beside) return undefined;
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
