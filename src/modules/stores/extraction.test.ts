@@ -1225,6 +1225,10 @@ describe('layout parser', () => {
     expect(findPrices('120.00 عدد 6', true).map((p) => p.value)).toEqual([20]);
     expect(findPrices('466 عدد 2', true)).toEqual([]);
     expect(findPrices('6 عدد 120', true)).toEqual([]);
+    // Generated seed 91's "۲ عدد ۵۸ €", its "€" read as "©".
+    expect(findPrices('© 58 عدد 2', true).map((p) => [p.value, p.multiBuy])).toEqual([[29, 2]]);
+    expect(findPrices('€ 58 عدد 2', true).map((p) => [p.value, p.multiBuy])).toEqual([[29, 2]]);
+    expect(findPrices('©58 عدد 2', true)).toEqual([]);
   });
 
   it('gives each right-to-left tile of a row its own price (name at the right edge, price at the left)', () => {

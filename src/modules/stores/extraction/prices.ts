@@ -67,10 +67,11 @@ const PIECES_FOR_AS_PRINTED_RE = new RegExp(
  * An OCR line that is only a count of pieces and their total, as printed right to left ("18 عدد 3":
  * 3 pieces, 18): a multi-buy whose currency sign OCR lost (display type; "€" read as nothing).
  * A whole total of three digits or more is left unread: the sign read as digits and glued to the
- * total ("€ ۶" as "466") made it 233.00 for 3.00.
+ * total ("€ ۶" as "466") made it 233.00 for 3.00. The sign read as a word of its own before the
+ * total is kept out of the way, "€" or what OCR makes of it in display type, "©" ("© 58 عدد 2").
  */
 const PIECES_LINE_AS_PRINTED_RE = new RegExp(
-  String.raw`^\s*(\d{1,2}(?:[.,]\d{2})?|\d{3,4}[.,]\d{2})\s*${PIECES}\s*([2-9]|1[0-2])\s*$`,
+  String.raw`^\s*(?:(?:${CURRENCY}|©)\s+)?(\d{1,2}(?:[.,]\d{2})?|\d{3,4}[.,]\d{2})\s*${PIECES}\s*([2-9]|1[0-2])\s*$`,
   'u',
 );
 /** German "für", and OCR's readings of its ü in a display face: "fiir", "fur", "fir". */
