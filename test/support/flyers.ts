@@ -280,11 +280,31 @@ const GLYPHS: Record<string, string[]> = {
 
 /** Renders lines of text (upper case, digits, '.', '$') as a grey PNG at `scale` pixels per dot. */
 export function renderLines(lines: string[], scale: number): Uint8Array {
+  const margin = 8 * scale;
+  const width = margin * 2 + Math.max(...lines.map((l) => l.length)) * 6 * scale;
+  const height = margin * 2 + lines.length * 12 * scale;
+  return encodePng(width, height, 1, drawLines(lines, scale, width, height));
+}
+
+/**
+ * `imageOnlyFlyer`'s lines on an A4 page scanned whole at `dpi`: one picture of the page's shape,
+ * the print the same size in points at any resolution (a dot is a point and a half).
+ */
+export async function scannedFlyer(lines: string[], dpi: number): Promise<Uint8Array> {
+  const [width, height] = A4.map((points) => Math.round((points * dpi) / 72)) as [number, number];
+  const scale = Math.max(1, Math.round((1.5 * dpi) / 72));
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage(A4);
+  const image = await pdf.embedPng(encodePng(width, height, 1, drawLines(lines, scale, width, height)));
+  page.drawImage(image, { x: 0, y: 0, width: A4[0], height: A4[1] });
+  return pdf.save();
+}
+
+/** Grey pixels, `width` × `height`, white with `lines` drawn from the top left at `scale` pixels per dot. */
+function drawLines(lines: string[], scale: number, width: number, height: number): Uint8Array {
   const advance = 6 * scale;
   const lineHeight = 12 * scale;
   const margin = 8 * scale;
-  const width = margin * 2 + Math.max(...lines.map((l) => l.length)) * advance;
-  const height = margin * 2 + lines.length * lineHeight;
   const pixels = new Uint8Array(width * height).fill(255);
   lines.forEach((line, row) => {
     [...line.toUpperCase()].forEach((char, col) => {
@@ -302,7 +322,7 @@ export function renderLines(lines: string[], scale: number): Uint8Array {
       });
     });
   });
-  return encodePng(width, height, 1, pixels);
+  return pixels;
 }
 
 /** Polls until `check` answers a value (not undefined), or fails after `timeoutMs`. */

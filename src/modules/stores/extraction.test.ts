@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  IMAGE_PAGE_LINES,
   imageOnlyFlyer,
   jpeg2000Flyer,
+  scannedFlyer,
   rowFlyer,
   tileFlyer,
   vectorOnlyFlyer,
@@ -17,6 +19,7 @@ import {
   photoStoryPage,
 } from '../../../test/support/photo-flyers.ts';
 import { createLlmProvider } from '../../providers/llm/index.ts';
+import type { OcrEngine } from '../../providers/ocr/ocr.ts';
 import { TesseractEngine } from '../../providers/ocr/tesseract-engine.ts';
 import { UnpdfReader } from '../../providers/pdf/unpdf-reader.ts';
 import { FlyerReader, type ExtractedOffer } from './extraction/flyer-reader.ts';
@@ -1985,6 +1988,32 @@ describe('flyer reader', () => {
     expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
     // OCR output is less certain than a text layer.
     expect(coffee!.confidence).toBeLessThan(0.9);
+  });
+
+  it('reads a scan finer than 150 dpi scaled down to it, and a coarser one as it is, each offer where it is printed', async () => {
+    const widths: number[] = [];
+    const recording: OcrEngine = {
+      recognize: (image, document) => {
+        widths.push(image.readUInt32BE(16)); // PNG IHDR: the width
+        return ocr.recognize(image, document);
+      },
+      readPrices: (image, regions) => ocr.readPrices(image, regions),
+      findTallGlyphRuns: (image, minHeight) => ocr.findTallGlyphRuns(image, minHeight),
+      close: () => Promise.resolve(),
+    };
+    const scanned = new FlyerReader(new UnpdfReader(), recording);
+    const fine = await extractAll(await scannedFlyer(IMAGE_PAGE_LINES, 300), scanned);
+    const coarse = await extractAll(await scannedFlyer(IMAGE_PAGE_LINES, 100), scanned);
+    // A4 is 595 points wide: 1240 pixels at 150 dpi; the 100-dpi scan's own 826.
+    expect(widths).toEqual([1240, 826]);
+    for (const offers of [fine, coarse]) {
+      const coffee = offers.find((o) => o.product === 'COFFEE');
+      expect(coffee).toMatchObject({ discountedPrice: 7.99, page: 1 });
+      expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
+      // The second line of the print, 20 dots of 1.44 points down from the page's top.
+      expect(coffee!.box!.y).toBeGreaterThan(20);
+      expect(coffee!.box!.y).toBeLessThan(40);
+    }
   });
 
   it('reads an image-only page whose picture is JPEG 2000 (pdf.js decodes it in WebAssembly)', async () => {
