@@ -1,5 +1,4 @@
 import type { OcrDocument, OcrEngine } from '../../../providers/ocr/ocr.ts';
-import { scaledDownPng } from '../../../providers/ocr/picture.ts';
 import { encodePng } from '../../../providers/ocr/png.ts';
 import { withMisreadCurrencies } from './arabic-currency.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
@@ -224,7 +223,7 @@ const SCAN_SHAPE_TOLERANCE = 0.03;
 async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePicture[]> {
   const embedded = (await document.images(page.number)).filter((i) => i.width >= 64 && i.height >= 32);
   const [only] = embedded;
-  if (embedded.length === 1 && isScanOf(only!, page)) return [scanPicture(only!, page)];
+  if (embedded.length === 1 && isScanOf(only!, page)) return [await scanPicture(only!, page)];
   // Drawn near the pictures' own resolution, up to an image page's: as for a vector page, or as a card page is.
   const largest = Math.max(0, ...embedded.map((i) => i.width * i.height));
   const native = Math.sqrt(largest / Math.max(1, page.width * page.height));
@@ -239,9 +238,11 @@ async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePictu
 }
 
 /** A scan as the page's picture, scaled down to an image page's resolution when it is finer. */
-function scanPicture(scan: RasterImage, page: PdfPage): PagePicture {
+async function scanPicture(scan: RasterImage, page: PdfPage): Promise<PagePicture> {
   const width = Math.max(1, Math.round(page.width * MAX_PICTURE_SCALE));
   if (scan.width <= width * SCAN_SCALE_TOLERANCE) return { png: toPng(scan), width: scan.width };
+  // Loaded when first needed: an API instance never loads the native canvas (its footprint test).
+  const { scaledDownPng } = await import('../../../providers/ocr/picture.ts');
   return { png: scaledDownPng(scan, width), width };
 }
 
