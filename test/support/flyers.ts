@@ -287,16 +287,21 @@ export function renderLines(lines: string[], scale: number): Uint8Array {
 }
 
 /**
- * `imageOnlyFlyer`'s lines on an A4 page scanned whole at `dpi`: one picture of the page's shape,
- * the print the same size in points at any resolution (a dot is a point and a half).
+ * `imageOnlyFlyer`'s lines on a page (A4 unless `size` says) scanned whole at `dpi`: one picture of
+ * the page's shape, the print the same size in points at any resolution (a dot is a point and a
+ * half) unless `dot` gives its pixels.
  */
-export async function scannedFlyer(lines: string[], dpi: number): Promise<Uint8Array> {
-  const [width, height] = A4.map((points) => Math.round((points * dpi) / 72)) as [number, number];
-  const scale = Math.max(1, Math.round((1.5 * dpi) / 72));
+export async function scannedFlyer(
+  lines: string[],
+  dpi: number,
+  { size = A4, dot }: { size?: [number, number]; dot?: number } = {},
+): Promise<Uint8Array> {
+  const [width, height] = size.map((points) => Math.round((points * dpi) / 72)) as [number, number];
+  const scale = dot ?? Math.max(1, Math.round((1.5 * dpi) / 72));
   const pdf = await PDFDocument.create();
-  const page = pdf.addPage(A4);
+  const page = pdf.addPage(size);
   const image = await pdf.embedPng(encodePng(width, height, 1, drawLines(lines, scale, width, height)));
-  page.drawImage(image, { x: 0, y: 0, width: A4[0], height: A4[1] });
+  page.drawImage(image, { x: 0, y: 0, width: size[0], height: size[1] });
   return pdf.save();
 }
 

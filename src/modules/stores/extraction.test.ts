@@ -1990,7 +1990,7 @@ describe('flyer reader', () => {
     expect(coffee!.confidence).toBeLessThan(0.9);
   });
 
-  it('reads a scan finer than 150 dpi scaled down to it, and a coarser one as it is, each offer where it is printed', async () => {
+  it('reads a scan at 150 dpi: a finer one scaled down, a coarser printed page up, a screen-sized page as it is', async () => {
     const widths: number[] = [];
     const recording: OcrEngine = {
       recognize: (image, document) => {
@@ -2004,15 +2004,23 @@ describe('flyer reader', () => {
     const scanned = new FlyerReader(new UnpdfReader(), recording);
     const fine = await extractAll(await scannedFlyer(IMAGE_PAGE_LINES, 300), scanned);
     const coarse = await extractAll(await scannedFlyer(IMAGE_PAGE_LINES, 100), scanned);
-    // A4 is 595 points wide: 1240 pixels at 150 dpi; the 100-dpi scan's own 826.
-    expect(widths).toEqual([1240, 826]);
-    for (const offers of [fine, coarse]) {
+    // A phone story set a pixel a point: its type is as tall as it was drawn (4 pixels a dot).
+    const story = await extractAll(
+      await scannedFlyer(IMAGE_PAGE_LINES, 72, { size: [1080, 1920], dot: 4 }),
+      scanned,
+    );
+    // A4 is 595 points wide: 1240 pixels at 150 dpi, whether scanned at 300 or at 100 dpi.
+    expect(widths).toEqual([1240, 1240, 1080]);
+    for (const offers of [fine, coarse, story]) {
       const coffee = offers.find((o) => o.product === 'COFFEE');
       expect(coffee).toMatchObject({ discountedPrice: 7.99, page: 1 });
       expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
-      // The second line of the print, 20 dots of 1.44 points down from the page's top.
-      expect(coffee!.box!.y).toBeGreaterThan(20);
-      expect(coffee!.box!.y).toBeLessThan(40);
+    }
+    // Where it is printed, in points: the second line, 20 dots of 1.44 points down from the top.
+    for (const offers of [fine, coarse]) {
+      const coffee = offers.find((o) => o.product === 'COFFEE')!;
+      expect(coffee.box!.y).toBeGreaterThan(20);
+      expect(coffee.box!.y).toBeLessThan(40);
     }
   });
 

@@ -26,10 +26,10 @@ export interface Pixels {
 }
 
 /**
- * `pixels` scaled down to `width` (the height in proportion), each pixel the smoothed average of
- * those it covers, as a PNG.
+ * `pixels` scaled to `width` (the height in proportion), smoothed (down: each pixel the average of
+ * those it covers; up: interpolated), as a PNG.
  */
-export function scaledDownPng(pixels: Pixels, width: number): Buffer {
+export function scaledPng(pixels: Pixels, width: number): Buffer {
   const full = createCanvas(pixels.width, pixels.height);
   full.getContext('2d').putImageData(new ImageData(rgba(pixels), pixels.width, pixels.height), 0, 0);
   const height = Math.max(1, Math.round((pixels.height * width) / pixels.width));

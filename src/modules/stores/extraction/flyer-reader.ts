@@ -203,13 +203,21 @@ interface PagePicture {
 const RENDER_SCALE = 3;
 
 /**
- * Pixels per PDF point an image page is read at, at most: 150 dpi, what flyer sites export and
- * what the reader is measured on. Finer pictures are scaled down: read as they were, 300-dpi scans
- * took 1.2–5 times as long a page (volantino 35 s) and read no more offers.
+ * Pixels per PDF point an image page is read at: 150 dpi, what flyer sites export and what the
+ * reader is measured on. Finer pictures are scaled down: read as they were, 300-dpi scans took 1.2–5
+ * times as long a page (volantino 35 s) and read no more offers. Coarser scans of a printed page
+ * are scaled up: at 100 dpi a dense page's small print is a few pixels tall (savegnago 75 → 24
+ * offers read at 100 dpi, 51 scaled up).
  */
-const MAX_PICTURE_SCALE = 150 / 72;
-/** A scan at most this much finer than that is read as it is (scaling would cost more than it saves). */
+const PICTURE_SCALE = 150 / 72;
+/** A scan within this factor of that is read as it is (scaling would cost more than it gives). */
 const SCAN_SCALE_TOLERANCE = 1.1;
+/**
+ * A page at most this long (points: tabloid, A3) is a printed one, its picture's pixels a point its
+ * resolution. A longer page is a screen's picture set a pixel a point (a phone story of 1080 × 1920),
+ * whose type is as many pixels tall as it was drawn: not scaled up.
+ */
+const PRINTED_PAGE_LONG_SIDE = 1224;
 
 /** A page's one picture is a scan of it when their shapes agree this closely (width over height). */
 const SCAN_SHAPE_TOLERANCE = 0.03;
@@ -228,7 +236,7 @@ async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePictu
   const largest = Math.max(0, ...embedded.map((i) => i.width * i.height));
   const native = Math.sqrt(largest / Math.max(1, page.width * page.height));
   const scale =
-    embedded.length === 0 ? RENDER_SCALE : Math.min(MAX_PICTURE_SCALE, Math.max(CARD_RENDER_SCALE, native));
+    embedded.length === 0 ? RENDER_SCALE : Math.min(PICTURE_SCALE, Math.max(CARD_RENDER_SCALE, native));
   try {
     const drawn = await document.render(page.number, scale);
     return [{ png: drawn.png, width: drawn.width }];
@@ -237,13 +245,19 @@ async function pictures(page: PdfPage, document: PdfDocument): Promise<PagePictu
   }
 }
 
-/** A scan as the page's picture, scaled down to an image page's resolution when it is finer. */
+/**
+ * A scan as the page's picture, at an image page's resolution: scaled down when it is finer, and
+ * up when it is coarser and the page a printed one.
+ */
 async function scanPicture(scan: RasterImage, page: PdfPage): Promise<PagePicture> {
-  const width = Math.max(1, Math.round(page.width * MAX_PICTURE_SCALE));
-  if (scan.width <= width * SCAN_SCALE_TOLERANCE) return { png: toPng(scan), width: scan.width };
+  const width = Math.max(1, Math.round(page.width * PICTURE_SCALE));
+  const finer = scan.width > width * SCAN_SCALE_TOLERANCE;
+  const coarser =
+    scan.width * SCAN_SCALE_TOLERANCE < width && Math.max(page.width, page.height) <= PRINTED_PAGE_LONG_SIDE;
+  if (!finer && !coarser) return { png: toPng(scan), width: scan.width };
   // Loaded when first needed: an API instance never loads the native canvas (its footprint test).
-  const { scaledDownPng } = await import('../../../providers/ocr/picture.ts');
-  return { png: scaledDownPng(scan, width), width };
+  const { scaledPng } = await import('../../../providers/ocr/picture.ts');
+  return { png: scaledPng(scan, width), width };
 }
 
 function isScanOf(image: RasterImage, page: PdfPage): boolean {
