@@ -228,6 +228,11 @@ describe('parseIngredientLine: the languages of our users', () => {
     ['2 c.s. de farine', 2, 'tbsp', 'all-purpose flour'],
     ['6 c.à.s d’huile d’olive', 6, 'tbsp', 'olive oil'],
     ['1 c. à c. de sel', 1, 'tsp', 'salt'],
+    // "café" ends in an accented letter, where JavaScript's ASCII-only \b saw no word's end: these
+    // were read as a cup and as tablespoons of "à café de …".
+    ['1 c. à café de sel', 1, 'tsp', 'salt'],
+    ['2 cuillères à café de sucre', 2, 'tsp', 'sugar'],
+    ['1 cucharada de café de azúcar', 1, 'tsp', 'sugar'],
     ['3 gousses d’ail', 3, 'clove', 'garlic'],
     ['1 jaune d’œuf', 1, 'piece', 'egg yolk'],
     ['350 g de poivron de couleur rouge et vert', 350, 'g', 'red bell pepper'],
@@ -279,6 +284,7 @@ describe('parseIngredientLine: the languages of our users', () => {
     ['sale q.b.', 'salt'],
     ['olio extravergine di oliva', 'extra virgin olive oil'],
     ['sal (a gosto)', 'salt'],
+    ['sel à volonté', 'salt'],
   ])('a line without an amount: %s → %s', (line, ingredient) => {
     expect(parse(line)).toMatchObject({ quantity: undefined, ingredient });
   });

@@ -145,7 +145,7 @@ const PREPARATION = new Set(
 );
 
 const NOTE_TAIL =
-  /\s*(?:\bal gusto\b|\ba gosto\b|\bq\.?\s?b\.?(?=\s|$)|\bquanto basta\b|\bnach (?:belieben|geschmack|bedarf)\b|\baus der mühle\b|\bdu moulin\b|\bà volonté\b|\bselon (?:votre )?goût\b|\bnaar (?:smaak|wens)\b|\bfacultatif\b|\bopcional\b|\bfacoltativo\b|\b(?:zum|zur) (?:servieren|bestreuen|garnieren|dekorieren|anbraten|braten)\b|\bpour (?:servir|décorer|la décoration)\b|\bpara (?:servir|decorar|adornar)\b|\bper (?:servire|decorare|la decorazione)\b|\bom te (?:serveren|garneren)\b|\bto taste\b|\bas needed\b|\bas required\b|\bfor (?:frying|garnish|serving|the|greasing|dusting|decoration|topping|brushing|deep|shallow|drizzling|sprinkling)\b|\bper (?:person|serving|portion)\b|\bif (?:needed|desired|you like)\b|\boptional\b|\bor more\b|\bor less\b|\bplus (?:more|extra)\b).*$/i;
+  /\s*(?:\bal gusto\b|\ba gosto\b|\bq\.?\s?b\.?(?=\s|$)|\bquanto basta\b|\bnach (?:belieben|geschmack|bedarf)\b|\baus der mühle\b|\bdu moulin\b|(?<![\p{L}\p{N}])à volonté(?![\p{L}\p{N}])|\bselon (?:votre )?goût\b|\bnaar (?:smaak|wens)\b|\bfacultatif\b|\bopcional\b|\bfacoltativo\b|\b(?:zum|zur) (?:servieren|bestreuen|garnieren|dekorieren|anbraten|braten)\b|\bpour (?:servir|décorer|la décoration)\b|\bpara (?:servir|decorar|adornar)\b|\bper (?:servire|decorare|la decorazione)\b|\bom te (?:serveren|garneren)\b|\bto taste\b|\bas needed\b|\bas required\b|\bfor (?:frying|garnish|serving|the|greasing|dusting|decoration|topping|brushing|deep|shallow|drizzling|sprinkling)\b|\bper (?:person|serving|portion)\b|\bif (?:needed|desired|you like)\b|\boptional\b|\bor more\b|\bor less\b|\bplus (?:more|extra)\b).*$/iu;
 
 /** "1", "1.5", "1,5", "1/2", "1 1/2" → number. */
 const NUMBER = String.raw`(?:\d+\s+\d+\/\d+|\d+\/\d+|\d+(?:[.,]\d+)?)`;
@@ -187,7 +187,7 @@ function clean(text: string): string {
 /** Measures written in several words, read as one unit word before the single-word units. */
 const MULTIWORD_UNITS: [RegExp, string][] = [
   [/\bc(?:uill[eè]res?|uil)?\.?\s*(?:à|a)\.?\s*s(?:oupe)?\b\.?/giu, 'tbsp'],
-  [/\bc(?:uill[eè]res?|uil)?\.?\s*(?:à|a)\.?\s*c(?:af[ée])?\b\.?/giu, 'tsp'],
+  [/\bc(?:uill[eè]res?|uil)?\.?\s*(?:à|a)\.?\s*c(?:af[ée])?(?![\p{L}\p{N}])\.?/giu, 'tsp'],
   [/(?<=\d\s*)\bc\.\s?s\.?(?=\s)/giu, 'tbsp'],
   [/(?<=\d\s*)\bc\.\s?c\.?(?=\s)/giu, 'tsp'],
   [/\bcolher(?:es)?\s*\(?\s*(?:de\s+)?sopa\s*\)?/giu, 'tbsp'],
@@ -196,7 +196,7 @@ const MULTIWORD_UNITS: [RegExp, string][] = [
   [/\bx[íi]caras?\s*\(?\s*(?:de\s+)?ch[áa]\s*\)?/giu, 'cup'],
   [/\bcucharas?\s+soperas?\b/giu, 'tbsp'],
   [/\bcucharas?\s+de\s+postre\b/giu, 'dessertspoon'],
-  [/\bcucharadas?\s+de\s+caf[ée]\b/giu, 'tsp'],
+  [/\bcucharadas?\s+de\s+caf[ée](?![\p{L}\p{N}])/giu, 'tsp'],
 ];
 
 /** A unit at the start of `text` (two-word units first), with the rest after an optional "of". */

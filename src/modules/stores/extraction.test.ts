@@ -723,6 +723,9 @@ describe('layout parser', () => {
     'Angebote gültig bis Samstag',
     'Offres valables du 3 au 9 mars',
     'Válido apenas para o dia 17 de Junho',
+    // "até" ends in an accented letter, where JavaScript's ASCII-only \b saw no word's end.
+    'As ofertas deste box são validas até sábado', // savegnago drawn at 100 dpi, read by OCR
+    'Ofertas válidas até 25/04',
     'Maple Discount Foods Flyer in effect August 3-9, 2026 Extra Lean',
     // Right-to-left lines as OCR gives them (words in their places on the page) or as typed.
     'هايبرماركت الواحة إلى من سارية العروض',
@@ -749,6 +752,8 @@ describe('layout parser', () => {
     'Members only',
     'Preço Clube',
     'Prix adhérent',
+    'Prix fidélité',
+    'Prix fidélité 2,99 €',
     'Precio socio',
     'Mitgliederpreis',
   ])('a member or club price badge "%s" is never a product name', (text) => {
@@ -1890,6 +1895,9 @@ describe('validity', () => {
     // Day before month outside North America; month before day with dollars.
     ['As ofertas são válidas até sábado - 25/10/2030 R$ 4,99', '2030-10-25'],
     ['Válido até 11/12 R$ 9,90', '2030-12-11'],
+    // "até" alone opens the statement: its accented end is a word's end.
+    ['Ofertas até 20/10', '2030-10-20'],
+    ['Promoção até 25/10/2030', '2030-10-25'],
     ['Sale ends 11/12 $9.90', '2030-11-12'],
     ['Offerte valide fino al 12/11', '2030-11-12'],
     // Right-to-left lines whose words are laid out left to right: the later date ends the range.

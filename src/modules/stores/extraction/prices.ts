@@ -422,7 +422,7 @@ const PRICE_NOTE =
  * Clube").
  */
 const MEMBER_NOTE =
-  /^\s*(?:(?:promo\p{L}*\s+|ofert\p{L}*\s+|offre\s+|angebot\s+)?exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])\b|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)/iu;
+  /^\s*(?:(?:promo\p{L}*\s+|ofert\p{L}*\s+|offre\s+|angebot\s+)?exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])(?![\p{L}\p{N}])|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)/iu;
 
 /**
  * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
@@ -596,7 +596,7 @@ export const INFORMATIVE_NOTE = /\bnest[ae] embalagem\b|\bthat'?s (?:only )?\W?\
  * prices, and it is never a product.
  */
 const VALIDITY_STATEMENT =
-  /\b(?:ofertas?|offers?|offres?|prices?|pre[çc]os|precios|angebote|preise|prezzi|promo[çc][õo]es|promociones|flyer|ad|circular|folheto|encarte|folleto|prospekt|volantino)\s+(?:v[áa]lid|valables?|effective|in effect|g[üu]ltig|validi)|\b(?:v[áa]lid[oa]s?|valid|valables?|g[üu]ltig|validi|effective|in effect)\s+(?:de|del|do|da|desde|at[ée]|hasta|apenas|para|al|du|jusqu|vom|von|bis|ab|from|until|till|through|thru|dal|fino)\b/iu;
+  /\b(?:ofertas?|offers?|offres?|prices?|pre[çc]os|precios|angebote|preise|prezzi|promo[çc][õo]es|promociones|flyer|ad|circular|folheto|encarte|folleto|prospekt|volantino)\s+(?:v[áa]lid|valables?|effective|in effect|g[üu]ltig|validi)|\b(?:v[áa]lid[oa]s?|valid|valables?|g[üu]ltig|validi|effective|in effect)\s+(?:de|del|do|da|desde|at[ée]|hasta|apenas|para|al|du|jusqu|vom|von|bis|ab|from|until|till|through|thru|dal|fino)(?![\p{L}\p{N}])/iu;
 
 /**
  * The same in Arabic, Persian and Hebrew ("العروض سارية من … إلى", "صالحة حتى", "معتبر از … تا",

@@ -30,7 +30,7 @@ const MONTH_NAME =
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
-  /g[üu]ltig|gelten|valid|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|\bat[ée]\b|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
+  /g[üu]ltig|gelten|valid|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|(?<![\p{L}\p{N}])at[ée](?![\p{L}\p{N}])|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
 /** Joins the two ends of a range. */
 const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et|تا|إلى|الى|حتى)\\s*';
 const WINDOW = 60;
