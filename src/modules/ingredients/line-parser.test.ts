@@ -289,6 +289,14 @@ describe('parseIngredientLine: the languages of our users', () => {
     expect(parse(line)).toMatchObject({ quantity: undefined, ingredient });
   });
 
+  it.each(['1 colher (chá) de sal', '2 cuillères à café de sucre', 'sel à volonté', '1 EL Olivenöl'])(
+    '%s reads the same with its accents as combining marks (NFD)',
+    (line) => {
+      // Was: "1 colher (chá) de sal" named by a lone accent and ") de sal"; "2 cuillères à café" tablespoons.
+      expect(parse(line.normalize('NFD'))).toEqual(parse(line));
+    },
+  );
+
   it('does not read other languages into English words', () => {
     // "paste" is not the Italian plural of pasta; "caramels" hold no Portuguese "mel" (honey).
     expect(parse('1 tsp ginger-garlic paste').ingredient).not.toBe('pasta');
