@@ -169,7 +169,10 @@ function toNumber(text: string): number {
 function clean(text: string): string {
   // Accents as separate combining marks (NFD: some pages and macOS text) composed, as the patterns spell them.
   // "1Â Tbsp": a no-break space read as Latin-1 by the page's encoder.
-  let t = text.normalize('NFC').replace(/\u00c2(?=\s)/g, ' ').replace(/^\s*(?:[-*+•]|\d+\.)\s+/, '');
+  let t = text
+    .normalize('NFC')
+    .replace(/\u00c2(?=\s)/g, ' ')
+    .replace(/^\s*(?:[-*+•]|\d+\.)\s+/, '');
   t = t.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '');
   t = t.replace(/⁄/g, '/');
   t = t.replace(

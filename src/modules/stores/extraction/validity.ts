@@ -13,9 +13,9 @@
 const MONTH_WORDS: Array<[RegExp, number]> = [
   [/^(jan|gen|ene)/, 1],
   [/^(feb|fév|fev|fév)/, 2],
-  [/^(mar|mär|mrz)/, 3],
+  [/^(mar|mär|mrz|maa)/, 3],
   [/^(apr|avr|abr)/, 4],
-  [/^(may|mai|mag|mayo|maio)/, 5],
+  [/^(may|mai|mag|mayo|maio|mei)/, 5],
   [/^(jun|juin|giu)/, 6],
   [/^(jul|juil|lug)/, 7],
   // OCR drops or misreads août's û as one or two thin letters: "aot", "aoit", "aofit", "aoilt".
@@ -26,14 +26,32 @@ const MONTH_WORDS: Array<[RegExp, number]> = [
   [/^(dec|dez|déc|dic)/, 12],
 ];
 const MONTH_NAME =
-  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)\\.?';
+  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|maart|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|mei|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)\\.?';
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
-  /g[üu]ltig|gelten|valid|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|(?<![\p{L}\p{N}])at[ée](?![\p{L}\p{N}])|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
+  /g[üu]ltig|gelten|valid|valable|geldig|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|(?<![\p{L}\p{N}])at[ée](?![\p{L}\p{N}])|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
 /** Joins the two ends of a range. */
-const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et|تا|إلى|الى|حتى)\\s*';
+const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et|t/m|tot en met|tot|تا|إلى|الى|حتى)\\s*';
 const WINDOW = 60;
+/** A day's ordinal ending: "17th", "23rd", "1er", "1º". */
+const ORDINAL = '(?:st|nd|rd|th|er|º|ª)?';
+/**
+ * A weekday's name before a day's number ("du mercredi 17 au mardi 23 décembre", "Wed 12/17",
+ * "Mo. 15.12."): left out, so that the two dates read as a range.
+ */
+const WEEKDAY_BEFORE_DAY = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${[
+    'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun',
+    'lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lun|mer|jeu|ven|sam|dim',
+    'lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|mié|jue|vie|sáb|dom',
+    'segunda|terça|terca|quarta|quinta|sexta|seg|ter|qua|qui|sex',
+    'lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|domenica',
+    'montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag|mo|di|mi|do|fr|sa|so',
+    'maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|ma|wo|vr|za|zo',
+  ].join('|')})(?:-feira)?\\.?,?\\s+(?=\\d)`,
+  'giu',
+);
 /** A price ends the text a keyword's dates are looked for in. */
 const PRICE = /(?:R\$|€|\$|£|EUR\b)\s*\d|\d+,\d{2}(?!\d)|\d+[.,]\d{2}\s*(?:€|\$|EUR\b)|\d+¢/iu;
 
@@ -54,7 +72,7 @@ interface Reading {
  * the last date within a few words after the first validity keyword that is followed by one.
  */
 export function findValidUntil(text: string, uploadedAt: Date): string | undefined {
-  const flat = text.normalize('NFKC').replace(/\s+/g, ' ');
+  const flat = text.normalize('NFKC').replace(/\s+/g, ' ').replace(WEEKDAY_BEFORE_DAY, '');
   const reading: Reading = { uploadedAt, dayFirst: dayFirstIn(flat) };
   const range = firstRange(flat, reading);
   if (range) return range;
@@ -131,7 +149,7 @@ function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading
     // August 14-20, 2025
     {
       re: new RegExp(
-        `\\b${MONTH_NAME}\\s+(\\d{1,2})${RANGE}(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`,
+        `\\b${MONTH_NAME}\\s+(\\d{1,2})${ORDINAL}${RANGE}(\\d{1,2})${ORDINAL}(?![\\p{L}\\p{N}])(?:,?\\s+(\\d{4}))?`,
         'giu',
       ),
       end: (m, r) => toDate(Number(m[3]), monthNumber(m[1]!), m[4], r.uploadedAt),
@@ -139,7 +157,7 @@ function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading
     // Aug 14 - Aug 20(, 2025)
     {
       re: new RegExp(
-        `\\b${MONTH_NAME}\\s+\\d{1,2}(?:st|nd|rd|th)?${RANGE}${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`,
+        `\\b${MONTH_NAME}\\s+\\d{1,2}${ORDINAL}${RANGE}${MONTH_NAME}\\s+(\\d{1,2})${ORDINAL}(?![\\p{L}\\p{N}])(?:,?\\s+(\\d{4}))?`,
         'giu',
       ),
       end: (m, r) => toDate(Number(m[3]), monthNumber(m[2]!), m[4], r.uploadedAt),
@@ -147,7 +165,7 @@ function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading
     // 14-20 August 2025, dal 3 al 12 marzo, du 14 au 20 août, 14 a 20 de junho
     {
       re: new RegExp(
-        `\\b\\d{1,2}\\.?${RANGE}(\\d{1,2})\\.?\\s+(?:de\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`,
+        `\\b\\d{1,2}(?:\\.|${ORDINAL})${RANGE}(\\d{1,2})(?:\\.|${ORDINAL})\\s+(?:de\\s+|of\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`,
         'giu',
       ),
       end: (m, r) => toDate(Number(m[1]), monthNumber(m[2]!), m[3], r.uploadedAt),
@@ -181,12 +199,15 @@ function datesIn(window: string, reading: Reading): DateHit[] {
     push(m, numericDate(m[1]!, m[2]!, m[3], true, reading));
   // Oct 17, 2030
   for (const m of window.matchAll(
-    new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'giu'),
+    new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})${ORDINAL}(?![\\p{L}\\p{N}])(?:,?\\s+(\\d{4}))?`, 'giu'),
   ))
     push(m, toDate(Number(m[2]), monthNumber(m[1]!), m[3], reading.uploadedAt));
   // 17 October 2030, 17. Oktober, 25 de abril de 2026
   for (const m of window.matchAll(
-    new RegExp(`\\b(\\d{1,2})\\.?\\s+(?:de\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`, 'giu'),
+    new RegExp(
+      `\\b(\\d{1,2})(?:\\.|${ORDINAL})\\s+(?:de\\s+|of\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`,
+      'giu',
+    ),
   ))
     push(m, toDate(Number(m[1]), monthNumber(m[2]!), m[3], reading.uploadedAt));
   return found;
