@@ -72,6 +72,9 @@ describe('price and unit recognition', () => {
     ['€ 2.49', [2.49]],
     ['24,- €', [24]],
     ['nur 24,-', [24]],
+    // A whole amount with a dash for its cents, after a point (Swiss prices: "CHF 24.–").
+    ['CHF 24.–', [24]],
+    ['nur 3.– €', [3]],
     // Cents after a dash standing for no whole part (German and Swiss discounters).
     ['Bananen je kg -.99', [0.99]],
     ['–.79 statt 1.09', [0.79, 1.09]],

@@ -47,9 +47,9 @@ const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
 const RAISED_CENTS_MISREAD = String.raw`(?![°º”"'’])`;
 /** "-.99", "–.79": cents alone after a dash standing for no whole part (German and Swiss flyers). */
 const DASHED_CENTS = String.raw`[-–—][.,]\d{2}`;
-const AMOUNT = String.raw`(?:\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|,–|${RAISED_CENTS_MISREAD})|${DASHED_CENTS})`;
+const AMOUNT = String.raw`(?:\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|[.,]–|${RAISED_CENTS_MISREAD})|${DASHED_CENTS})`;
 const PRICE_RE = new RegExp(
-  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4},–|(?<![\p{L}\d][.-]?)${DASHED_CENTS}))(?![\d%]|[.,:]\d|-\d)`,
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4}[.,]–|(?<![\p{L}\d][.-]?)${DASHED_CENTS}))(?![\d%]|[.,:]\d|-\d)`,
   'gu',
 );
 /** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
@@ -268,6 +268,8 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     if (SIZE_RANGE_AFTER.test(clean.slice(end))) continue;
     if (match[5] && GLUED_UNIT_AFTER.test(clean.slice(end))) continue;
     const raw = match[2] ?? match[3] ?? match[5] ?? '';
+    // "14.–20.8.": a date range's first day (its second was blanked as a date), no "24.–".
+    if (/[-–]$/u.test(raw) && /^[-–]?\d/u.test(text.slice(end))) continue;
     if (!/[.,]/.test(raw) && COUNT_LOST_BEFORE.test(clean.slice(Math.max(0, start - 16), start))) continue;
     const value = amountOf(raw);
     if (!(value > 0) || value >= 10_000) continue;
