@@ -1901,6 +1901,12 @@ describe('validity', () => {
     ['Aanbiedingen geldig van maandag 15 t/m zaterdag 20 december', '2030-12-20'],
     ['Geldig van 1 tot en met 7 mei 2031', '2031-05-07'],
     ['Geldig t/m 28 maart', '2031-03-28'],
+    ['Sale Prices Good Wed. Oct. 15 - Tue. Oct. 21', '2030-10-21'],
+    // Only the first day printed: the flyer's week runs from it (as the end, offers would expire the day they start).
+    ['Angebote gültig ab Montag, 13.10.', '2030-10-19'],
+    ['Valid from 10/15', '2030-10-21'],
+    ['Válido a partir de 15/10/2030', '2030-10-21'],
+    ['Valable à partir du mercredi 15 octobre', '2030-10-21'],
     // OCR drops or misreads the û of a display face's "août".
     ['Du 19 au 25 aot 2030', '2030-08-25'],
     ['Du 19 au 25 aoit 2030', '2030-08-25'],

@@ -37,8 +37,8 @@ const WINDOW = 60;
 /** A day's ordinal ending: "17th", "23rd", "1er", "1º". */
 const ORDINAL = '(?:st|nd|rd|th|er|º|ª)?';
 /**
- * A weekday's name before a day's number ("du mercredi 17 au mardi 23 décembre", "Wed 12/17",
- * "Mo. 15.12."): left out, so that the two dates read as a range.
+ * A weekday's name before a day's number or a month's name ("du mercredi 17 au mardi 23 décembre",
+ * "Wed 12/17", "Mo. 15.12.", "Tue. Dec. 23"): left out, so that the two dates read as a range.
  */
 const WEEKDAY_BEFORE_DAY = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${[
@@ -49,17 +49,28 @@ const WEEKDAY_BEFORE_DAY = new RegExp(
     'lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|domenica',
     'montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag|mo|di|mi|do|fr|sa|so',
     'maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|ma|wo|vr|za|zo',
-  ].join('|')})(?:-feira)?\\.?,?\\s+(?=\\d)`,
+  ].join('|')})(?:-feira)?\\.?,?\\s+(?=\\d|${MONTH_NAME})`,
   'giu',
 );
 /** A price ends the text a keyword's dates are looked for in. */
 const PRICE = /(?:R\$|€|\$|£|EUR\b)\s*\d|\d+,\d{2}(?!\d)|\d+[.,]\d{2}\s*(?:€|\$|EUR\b)|\d+¢/iu;
 
 interface DateHit {
-  /** Where the match ends in the text looked at. */
+  /** Where the match starts and ends in the text looked at. */
+  from: number;
   at: number;
   date: string;
 }
+
+/**
+ * Words that make the date after them the first day ("gültig ab 15.12.", "valid from 12/17",
+ * "válido a partir de 17/12"), not the last: taken as the end, every offer would expire the day
+ * it starts.
+ */
+const STARTS_AT =
+  /(?:^|[^\p{L}])(?:ab|from|starting|beginning|a partir de|à partir du|à partir de|a partir del|desde|dès le|dal|vanaf)\s*$/iu;
+/** A flyer that prints only its first day runs a week: its last day is six days later. */
+const WEEK_AFTER_START_DAYS = 6;
 
 interface Reading {
   uploadedAt: Date;
@@ -83,7 +94,10 @@ export function findValidUntil(text: string, uploadedAt: Date): string | undefin
     const last = datesIn(window, reading)
       .sort((a, b) => a.at - b.at)
       .at(-1);
-    if (last) return last.date;
+    if (last)
+      return STARTS_AT.test(window.slice(0, last.from))
+        ? daysAfter(last.date, WEEK_AFTER_START_DAYS)
+        : last.date;
   }
   return undefined;
 }
@@ -186,7 +200,7 @@ function dotted(text: string, year: string | undefined): boolean {
 function datesIn(window: string, reading: Reading): DateHit[] {
   const found: DateHit[] = [];
   const push = (m: RegExpMatchArray, date: string | undefined) => {
-    if (date) found.push({ at: m.index! + m[0].length, date });
+    if (date) found.push({ from: m.index!, at: m.index! + m[0].length, date });
   };
   // 2026-12-01
   for (const m of window.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g))
@@ -226,6 +240,10 @@ function numericDate(a: string, b: string, year: string | undefined, slashed: bo
 function monthNumber(name: string): number {
   const word = name.toLowerCase().replace(/\.$/, '');
   return MONTH_WORDS.find(([re]) => re.test(word))?.[1] ?? 0;
+}
+
+function daysAfter(date: string, days: number): string {
+  return new Date(Date.parse(date) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** A week from the upload: the default when the flyer prints no validity. */
