@@ -288,6 +288,45 @@ describe('layout parser', () => {
     confidence,
   });
 
+  it.each([
+    [
+      'beside it',
+      [item('Chicken Thighs', 40, 100, 14), item('$1.99/lb', 40, 120, 20), item('$4.39/kg', 140, 124, 12)],
+      1.99,
+      'per lb',
+    ],
+    [
+      'under it',
+      [item('Boneless Pork Loin', 40, 100, 14), item('2.99 lb', 40, 120, 24), item('6.59/kg', 40, 148, 10)],
+      2.99,
+      'per lb',
+    ],
+    ['in one item', [item('Chicken Thighs $1.99/lb ($4.39/kg)', 40, 100, 12)], 1.99, 'per lb'],
+    [
+      'the larger',
+      [item('Pork Loin', 40, 100, 14), item('$6.59/kg', 40, 120, 24), item('$2.99/lb', 40, 148, 12)],
+      6.59,
+      'per kg',
+    ],
+  ])(
+    'a price per pound and the same per kilo (%s) are one price, not an offer and its regular price',
+    (_, items, price, unit) => {
+      // Canadian flyers print both: 4.39/kg is 1.99/lb (a pound is 0.4536 kg). Was: regular price 4.39.
+      const [offer] = parseLayout(items as LayoutItem[]);
+      expect(offer).toMatchObject({ discountedPrice: price, originalPrice: price, unit });
+      expect(offer!.product).not.toMatch(/[()/]/u);
+    },
+  );
+
+  it('a per-kilo price that is not the per-pound one converted stays the regular price', () => {
+    const [offer] = parseLayout([
+      item('Chicken Thighs', 40, 100, 14),
+      item('$1.99/lb', 40, 120, 20),
+      item('$5.49/kg', 140, 124, 12),
+    ]);
+    expect(offer).toMatchObject({ discountedPrice: 1.99, originalPrice: 5.49 });
+  });
+
   it('reads "50¢" whose second, partial reading "0¢" OCR gave inside it as 0.50, never 0.00', () => {
     // A generated US tile: "Bananas", "50¢ /lb", the "0¢" read again within the price's box.
     const offers = parseLayout([

@@ -752,7 +752,9 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   const rates = ratesOf(group);
   const derived = packPriceOf(group, rates);
   const packed = withoutPackRates(group, rates);
-  const rated = withoutReferenceRates(group, packed.prices, rates);
+  const converted = withoutConvertedRates(group, packed.prices, rates);
+  const rated = withoutReferenceRates(group, converted.prices, rates);
+  for (const unit of converted.rates) rated.rates.add(unit);
   const chosen = derived
     ? { original: derived.price, discounted: derived.price }
     : choosePrices(rated.prices);
@@ -795,7 +797,10 @@ function toOffer(group: OfferGroup): ParsedOffer | undefined {
   };
 }
 
-/** Each price of a tile with the unit its cell prints ("€ 3,70 al kg": "per kg"), if any. */
+/**
+ * Each price of a tile with the unit its cell prints ("€ 3,70 al kg": "per kg"), if any; of a cell
+ * of several prices, the unit printed right after each ("$1.99/lb ($4.39/kg)").
+ */
 type PriceRates = Map<PriceToken, string | undefined>;
 
 function ratesOf(group: OfferGroup): PriceRates {
@@ -803,7 +808,10 @@ function ratesOf(group: OfferGroup): PriceRates {
   for (const cell of group.cells) {
     if (cell.prices.length === 0) continue;
     const unit = findUnit(cell.text);
-    for (const token of cell.prices) rates.set(token, unit);
+    cell.prices.forEach((token, i) => {
+      const after = cell.prices.length > 1 ? cell.text.slice(token.end, cell.prices[i + 1]?.start) : '';
+      rates.set(token, (after && findUnit(after)) || unit);
+    });
   }
   return rates;
 }
@@ -860,10 +868,7 @@ function withoutReferenceRates(
   prices: PriceToken[],
   rates: PriceRates,
 ): { prices: PriceToken[]; rates: Set<string> } {
-  const sizeOf = (token: PriceToken) => {
-    const cell = group.cells.find((c) => c.prices.includes(token));
-    return cell ? cell.digitHeight || cell.height : 0;
-  };
+  const sizeOf = (token: PriceToken) => printedSize(group, token);
   const perMeasure = (t: PriceToken) => /^per /u.test(rates.get(t) ?? '');
   const plain = prices.filter((t) => !perMeasure(t) && !t.marked && !t.multiBuy);
   if (plain.length !== 1) return { prices, rates: new Set() };
@@ -874,6 +879,41 @@ function withoutReferenceRates(
   return {
     prices: prices.filter((t) => !reference.includes(t)),
     rates: new Set(reference.map((t) => rates.get(t)!)),
+  };
+}
+
+/** How tall a price is printed: its digits' height, else its cell's. */
+function printedSize(group: OfferGroup, token: PriceToken): number {
+  const cell = group.cells.find((c) => c.prices.includes(token));
+  return cell ? cell.digitHeight || cell.height : 0;
+}
+
+/** Kilograms in a pound: a price per kilo times this is the price per pound. */
+const KG_PER_LB = 0.45359237;
+
+/**
+ * One price in two measures ("$2.99/lb" beside "$6.59/kg", as Canadian flyers print every weighed
+ * price): not an offer and its regular price. The one printed smaller goes (the per-kilo price when
+ * both are one size), and its unit with it. Per kilo times 0.4536 is per pound, to the cent or 1 %.
+ */
+function withoutConvertedRates(
+  group: OfferGroup,
+  prices: PriceToken[],
+  rates: PriceRates,
+): { prices: PriceToken[]; rates: Set<string> } {
+  const measured = (token: PriceToken, measure: 'lb' | 'kg') =>
+    !token.marked && !token.multiBuy && rates.get(token)?.toLowerCase() === `per ${measure}`;
+  const dropped = new Set<PriceToken>();
+  for (const perLb of prices.filter((t) => measured(t, 'lb'))) {
+    for (const perKg of prices.filter((t) => measured(t, 'kg'))) {
+      const asPerLb = perKg.value * KG_PER_LB;
+      if (Math.abs(asPerLb - perLb.value) > Math.max(0.015, perLb.value * 0.01)) continue;
+      dropped.add(printedSize(group, perKg) > printedSize(group, perLb) ? perLb : perKg);
+    }
+  }
+  return {
+    prices: prices.filter((t) => !dropped.has(t)),
+    rates: new Set([...dropped].map((t) => rates.get(t)!)),
   };
 }
 

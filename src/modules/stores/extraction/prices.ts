@@ -363,12 +363,17 @@ export function residualName(text: string): string {
   const unit = UNIT_RE.exec(rest);
   if (unit) rest = rest.slice(0, unit.index) + ' ' + rest.slice(unit.index + unit[0].length);
   return rest
+    .replace(RATE_UNIT, ' ')
+    .replace(/\(\s*\)/gu, ' ')
     .replace(FRAME_WORDS, ' ')
     .replace(/[€$£*!:]+/g, ' ')
     .replace(/\s[-–/]\s/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** The measure a second price is per, its price blanked ("$1.99/lb ($4.39/kg)": "/kg"). */
+const RATE_UNIT = /(?<![\p{L}\d])\/\s*(?:kg|lbs?|l|100\s*g|100\s*ml)(?![\p{L}\d])/giu;
 
 /** A cell is a unit cell when nothing but a unit/pack size remains in it. */
 export function isOnlyUnit(raw: string): boolean {
