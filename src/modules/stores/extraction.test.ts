@@ -90,6 +90,10 @@ describe('price and unit recognition', () => {
     ['0¢', []],
     ['00¢', []],
     ['49 ¢ LB', [0.49]],
+    // A multi-buy whose total is in cents; OCR's "4x125¢" for a pack's "4x125g" is none.
+    ['2/99¢', [0.5]],
+    ['3 for 89¢', [0.3]],
+    ['4x125¢', []],
     ['Potato Chips 7.25-8 oz $3.00', [3]],
     ['3/$10.00', [3.33]],
     ['2 pour 5 €', [2.5]],
@@ -317,6 +321,17 @@ describe('layout parser', () => {
       expect(offer!.product).not.toMatch(/[()/]/u);
     },
   );
+
+  it('a member price and the non-member one beside it are one offer and its regular price', () => {
+    // Was: "Non-member" an offer of its own at 2.49, and "Coca-Cola Member" (the badge's "price" taken as a frame word).
+    const offers = parseLayout([
+      item('Coca-Cola 2L', 40, 100, 14),
+      item('Member price', 40, 118, 10),
+      item('$1.99', 40, 130, 24),
+      item('Non-member $2.49', 40, 158, 10),
+    ]);
+    expect(offers).toMatchObject([{ product: 'Coca-Cola', discountedPrice: 1.99, originalPrice: 2.49 }]);
+  });
 
   it('a per-kilo price that is not the per-pound one converted stays the regular price', () => {
     const [offer] = parseLayout([

@@ -1404,8 +1404,9 @@ function makeCell(items: LayoutItem[]): Cell {
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed,
     prices,
+    // A price note's words are no name, though a frame word taken from them leaves one ("Member price").
     name:
-      trailsItsPrice(items, text, prices) || unsureShortWordOnly(items)
+      trailsItsPrice(items, text, prices) || unsureShortWordOnly(items) || isPriceNote(text)
         ? ''
         : residualName(nameText(items, text)),
     unitOnly: isOnlyUnit(text),

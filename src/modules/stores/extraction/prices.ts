@@ -90,6 +90,8 @@ const MULTI_BUY_RE = new RegExp(
   String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
+/** "2/99¢", "3 for 89¢": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
+const CENTS_MULTI_BUY_RE = /(?<![\d.,])\b(\d{1,2})\s*(?:\/|for)\s*(\d{1,2})\s*¢/giu;
 /** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
 const CENTS_RE = /(?<![\d.,])(\d{1,2})\s*¢/gu;
 /**
@@ -100,15 +102,16 @@ const GLUED_UNIT_AFTER = /^(?:kg|g|gr|l|lt|ml|cl|lbs?|oz)(?![\p{L}\d])/iu;
 /** "7.25-8 oz": a size range, not a price. */
 const SIZE_RANGE_AFTER = /^\s*[-–]\s*\d+(?:[.,]\d+)?\s*(?:oz|lbs?|g|kg|ml|cl|l|ct|fl)\b/i;
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
-const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g;
+const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\w¢])/g;
 /**
  * Words before a regular price: "was", "statt", "Reg.", "antes", "au lieu de", "De R$ … por", and the
  * price without the loyalty card ("without member card", "Sem cartão", "ohne Kundenkarte", "sin
  * tarjeta", "Prix sans carte"). "R" is the rest of "R$" (the sign is part of the price). The line
- * striking a regular price through is read as dashes ("Reg.-$0.80").
+ * striking a regular price through is read as dashes ("Reg.-$0.80"). A non-member's price
+ * ("Non-member $2.49", "Nicht-Mitglieder", "Não sócio") is the regular one too.
  */
 const OLD_MARK_RE =
-  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta))(?:\s*R)?[\s\-–—]*:?\s*$/iu;
+  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci)(?:\s*R)?[\s\-–—]*:?\s*$/iu;
 /**
  * Words before a saving ("SAVE $4", "Économisez 0,50 €", "Ahorra 1 €", "Sie sparen 2,00 €"): the
  * amount saved is neither the offer's price nor its regular one, and is not read as a price.
@@ -230,6 +233,14 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const total = amountOf(pieces[1]!);
     if (total > 0)
       return [{ value: round2(total / count), start: 0, end: clean.length, marked: 'new', multiBuy: count }];
+  }
+  for (const match of clean.matchAll(CENTS_MULTI_BUY_RE)) {
+    const count = Number(match[1]);
+    const total = Number(match[2]) / 100;
+    if (!(count >= 2) || !(total > 0)) continue;
+    const [start, end] = [match.index, match.index + match[0].length];
+    taken.push([start, end]);
+    tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
   }
   for (const match of clean.matchAll(MULTI_BUY_RE)) {
     const count = Number(match[1]);
@@ -417,7 +428,7 @@ export function isBadgeHeadline(text: string): boolean {
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
+  /^\s*(?:without\b|non[- ]?members?|nicht[- ]?mitglied|non[- ]adh[ée]rent|n[ãa]o[- ]s[óo]cio|no[- ]socio|non[- ]soci|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
  * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
