@@ -333,6 +333,17 @@ describe('layout parser', () => {
     expect(offers).toMatchObject([{ product: 'Coca-Cola', discountedPrice: 1.99, originalPrice: 2.49 }]);
   });
 
+  it("a digital coupon's price and the price without it are one offer and its regular price", () => {
+    // Was: "with digital coupon" an offer of its own at 4.49.
+    const offers = parseLayout([
+      item('Cheerios 18 oz', 40, 100, 14),
+      item('$2.99', 40, 120, 30),
+      item('with digital coupon', 40, 152, 10),
+      item('$4.49 without', 40, 164, 10),
+    ]);
+    expect(offers).toMatchObject([{ product: 'Cheerios', discountedPrice: 2.99, originalPrice: 4.49 }]);
+  });
+
   it('a per-kilo price that is not the per-pound one converted stays the regular price', () => {
     const [offer] = parseLayout([
       item('Chicken Thighs', 40, 100, 14),
