@@ -344,6 +344,58 @@ describe('layout parser', () => {
     expect(offers).toMatchObject([{ product: 'Cheerios', discountedPrice: 2.99, originalPrice: 4.49 }]);
   });
 
+  it.each([
+    ['Coca-Cola', '1,25 l', '0,99 €', '1,25 l'],
+    ['Vinho tinto', '0,75 L', 'R$ 29,90', '0,75 L'],
+    ['Sekt', '0,75-l-Flasche', '2,99 €', '0,75-l-Flasche'],
+  ])('"%s %s" printed is a bottle\'s size, not a price', (name, size, price, unit) => {
+    // Was: 1,25 and 0,75 read as prices, the bottle "sold" at its size.
+    const offers = parseLayout([item(`${name} ${size}`, 40, 100, 14), item(price, 40, 120, 30)]);
+    expect(offers).toMatchObject([
+      { product: name, discountedPrice: Number(price.replace(/[^\d,]/gu, '').replace(',', '.')), unit },
+    ]);
+  });
+
+  it('a price per hectogram ("all\'etto") and the same per kilo are one price', () => {
+    const offers = parseLayout([
+      item('Prosciutto crudo', 40, 100, 14),
+      item("€ 1,99 all'etto", 40, 120, 28),
+      item('€ 19,90 al kg', 40, 152, 10),
+    ]);
+    expect(offers).toMatchObject([
+      { product: 'Prosciutto crudo', discountedPrice: 1.99, originalPrice: 1.99, unit: 'per 100 g' },
+    ]);
+  });
+
+  it.each([
+    // Was: an offer named "Ahora", the tile's name lost.
+    ['Aceite de oliva 1 L', ['Antes 6,99 €', 'Ahora 5,49 €'], 'Aceite de oliva', 5.49, 6.99],
+    // Was: an offer named "PVP" (the recommended retail price).
+    ['Leche entera 1 L', ['0,89 €/ud', 'PVP 1,05 €'], 'Leche entera', 0.89, 1.05],
+    // Was: "Lessive liquide Avec la carte".
+    ['Lessive liquide', ['Avec la carte', '5,99 €', 'Prix sans carte 7,99 €'], 'Lessive liquide', 5.99, 7.99],
+    ['Detergente', ['Com o cartão', 'R$ 9,99', 'Sem cartão R$ 12,49'], 'Detergente', 9.99, 12.49],
+    // Was: "Biscotti frollini 1+1 gratis".
+    ['Biscotti frollini 700 g', ['1+1 gratis', '€ 2,49'], 'Biscotti frollini', 2.49, 2.49],
+  ])('the notes around "%s"\'s price are no part of its name', (name, lines, product, price, regular) => {
+    const offers = parseLayout([
+      item(name, 40, 100, 14),
+      ...lines.map((line, i) =>
+        item(line, 40, 118 + i * 16, /\d/u.test(line) && i === lines.length - 1 ? 12 : 10),
+      ),
+    ]);
+    expect(offers).toMatchObject([{ product, discountedPrice: price, originalPrice: regular }]);
+  });
+
+  it('a discount badge beside a name ("-34%") is no part of it', () => {
+    const offers = parseLayout([
+      item('Café moulu 250 g', 40, 100, 14),
+      item('-34%', 160, 90, 20),
+      item('1,99 €', 40, 120, 28),
+    ]);
+    expect(offers).toMatchObject([{ product: 'Café moulu', discountedPrice: 1.99 }]);
+  });
+
   it('a per-kilo price that is not the per-pound one converted stays the regular price', () => {
     const [offer] = parseLayout([
       item('Chicken Thighs', 40, 100, 14),
@@ -1825,8 +1877,9 @@ describe('layout parser', () => {
   });
 
   it.each([
-    ['Bio-Vollmilch', '1-l-Packung (1 l = 1,19)', '1,19', 1.19, ''],
-    ['Gouda jung', '400-g-Packung (1 kg = 4,98)', '1,99', 1.99, ''],
+    // German packs' sizes in one word ("400-g-Packung") are their unit.
+    ['Bio-Vollmilch', '1-l-Packung (1 l = 1,19)', '1,19', 1.19, '1-l-Packung'],
+    ['Gouda jung', '400-g-Packung (1 kg = 4,98)', '1,99', 1.99, '400-g-Packung'],
     ['Café moulu', '250 g, soit 11,96 € le kg', '2,99 €', 2.99, '250 g'],
     ['Mozzarella', '125 g, al kg € 7,92', '0,99 €', 0.99, '125 g'],
     ['Queso fresco', '250 g, 11,96 €/kg', '2,99 €', 2.99, '250 g'],

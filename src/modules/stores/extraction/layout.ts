@@ -888,29 +888,38 @@ function printedSize(group: OfferGroup, token: PriceToken): number {
   return cell ? cell.digitHeight || cell.height : 0;
 }
 
-/** Kilograms in a pound: a price per kilo times this is the price per pound. */
-const KG_PER_LB = 0.45359237;
+/** Kilos in each measure a weighed price is given per: a price per kilo times it is the price per that. */
+const KILOS_PER: Record<string, number> = { lb: 0.45359237, kg: 1, '100g': 0.1 };
+
+/** The measure a price is given per ("per lb", "per kg", "per 100 g"), as a key of KILOS_PER. */
+function weighedMeasure(rate: string | undefined): string | undefined {
+  const measure = /^per (lb|kg|100\s*g)$/iu.exec(rate ?? '')?.[1];
+  return measure?.toLowerCase().replace(/\s+/gu, '');
+}
 
 /**
  * One price in two measures ("$2.99/lb" beside "$6.59/kg", as Canadian flyers print every weighed
- * price): not an offer and its regular price. The one printed smaller goes (the per-kilo price when
- * both are one size), and its unit with it. Per kilo times 0.4536 is per pound, to the cent or 1 %.
+ * price; "€ 1,99 all'etto" over "€ 19,90 al kg"): not an offer and its regular price. The one
+ * printed smaller goes (the later one when both are one size), and its unit with it. The same price
+ * per kilo to the cent, or 1 %.
  */
 function withoutConvertedRates(
   group: OfferGroup,
   prices: PriceToken[],
   rates: PriceRates,
 ): { prices: PriceToken[]; rates: Set<string> } {
-  const measured = (token: PriceToken, measure: 'lb' | 'kg') =>
-    !token.marked && !token.multiBuy && rates.get(token)?.toLowerCase() === `per ${measure}`;
+  const weighed = prices.flatMap((token) => {
+    const measure = token.marked || token.multiBuy ? undefined : weighedMeasure(rates.get(token));
+    return measure ? [{ token, measure, perKilo: token.value / KILOS_PER[measure]! }] : [];
+  });
   const dropped = new Set<PriceToken>();
-  for (const perLb of prices.filter((t) => measured(t, 'lb'))) {
-    for (const perKg of prices.filter((t) => measured(t, 'kg'))) {
-      const asPerLb = perKg.value * KG_PER_LB;
-      if (Math.abs(asPerLb - perLb.value) > Math.max(0.015, perLb.value * 0.01)) continue;
-      dropped.add(printedSize(group, perKg) > printedSize(group, perLb) ? perLb : perKg);
+  weighed.forEach((a, i) => {
+    for (const b of weighed.slice(i + 1)) {
+      if (a.measure === b.measure) continue;
+      if (Math.abs(a.perKilo - b.perKilo) > Math.max(0.025, Math.max(a.perKilo, b.perKilo) * 0.01)) continue;
+      dropped.add(printedSize(group, b.token) > printedSize(group, a.token) ? a.token : b.token);
     }
-  }
+  });
   return {
     prices: prices.filter((t) => !dropped.has(t)),
     rates: new Set([...dropped].map((t) => rates.get(t)!)),

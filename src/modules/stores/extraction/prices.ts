@@ -99,6 +99,12 @@ const CENTS_RE = /(?<![\d.,])(\d{1,2})\s*¢/gu;
  * (with a space, "R$ 19,95 kg" and "2,99 kg" are prices per kilo).
  */
 const GLUED_UNIT_AFTER = /^(?:kg|g|gr|l|lt|ml|cl|lbs?|oz)(?![\p{L}\d])/iu;
+/**
+ * "Coca-Cola 1,25 l", "Vinho 0,75 L", "0,75-l-Flasche": in a text layer, an amount without a
+ * currency before a volume is the bottle's size even with a space (nobody prices a litre so; a kilo,
+ * "2,99 kg", yes). Not on a line OCR read: it reads a price's sign as an "L" ("18,90 L").
+ */
+const VOLUME_AFTER = /^\s*-?\s*(?:l|lt|ml|cl|liter|litre|litro)(?![\p{L}\d])/iu;
 /** "7.25-8 oz": a size range, not a price. */
 const SIZE_RANGE_AFTER = /^\s*[-–]\s*\d+(?:[.,]\d+)?\s*(?:oz|lbs?|g|kg|ml|cl|l|ct|fl)\b/i;
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
@@ -111,14 +117,15 @@ const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4}
  * ("Non-member $2.49", "Nicht-Mitglieder", "Não sócio") is the regular one too.
  */
 const OLD_MARK_RE =
-  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci)(?:\s*R)?[\s\-–—]*:?\s*$/iu;
+  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|p\.?v\.?p\.?|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci)(?:\s*R)?[\s\-–—]*:?\s*$/iu;
 /**
  * Words before a saving ("SAVE $4", "Économisez 0,50 €", "Ahorra 1 €", "Sie sparen 2,00 €"): the
  * amount saved is neither the offer's price nor its regular one, and is not read as a price.
  */
 const SAVING_MARK_RE =
   /(?:\b(?:save|you save|ahorra|ahorre|ahorro|sparen|spare|economize|economia|risparmi|risparmia)|[ée]conomi[sz]e[zr]?)\s*:?\s*(?:up to|jusqu'?[àa]|hasta|bis zu|at[ée]|fino a)?\s*(?:R\s*)?$/iu;
-const NEW_MARK_RE = /\b(?:now|jetzt|nur|only|sale|aktion|angebot)\s*:?\s*$/i;
+const NEW_MARK_RE =
+  /\b(?:now|jetzt|nur|only|sale|aktion|angebot|ahora|agora|maintenant|adesso|ora)\s*:?\s*$/i;
 /**
  * "De R$ 67,39 por R$ 51,99": the amount "por" follows is the regular price, the "De" before it
  * lost or not (OCR reads it into the big price's "R$", and glues "-por" to the amount). "por" before
@@ -278,6 +285,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     if (taken.some(([a, b]) => start < b && end > a)) continue;
     if (SIZE_RANGE_AFTER.test(clean.slice(end))) continue;
     if (match[5] && GLUED_UNIT_AFTER.test(clean.slice(end))) continue;
+    if (match[5] && !ocrLine && VOLUME_AFTER.test(clean.slice(end))) continue;
     const raw = match[2] ?? match[3] ?? match[5] ?? '';
     // "14.–20.8.": a date range's first day (its second was blanked as a date), no "24.–".
     if (/[-–]$/u.test(raw) && /^[-–]?\d/u.test(text.slice(end))) continue;
@@ -297,7 +305,7 @@ export function round2(value: number): number {
 
 /** Words that frame a price and are not part of a product name. */
 const FRAME_WORDS =
-  /\b(?:jetzt|nur|now|was|statt|only|sale|reg(?:ular)?|uvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
+  /\b(?:jetzt|nur|now|ahora|agora|maintenant|adesso|was|statt|only|sale|reg(?:ular)?|uvp|pvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
 
 const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
@@ -314,8 +322,12 @@ const CONTAINER = String.raw`(?:\s+(?:bags?|box|boxes|pack|pkg|tray|tub|jar|bott
  * ("je 49 Ct.", "nur 99 ct"): there "ct" is the currency.
  */
 const PACK_COUNT = String.raw`(?<![\p{L}\d])(?<!(?:je|nur|für|ab|statt|pro|um)\s*)\d+\s*(?:ct|count)${END}`;
+/** Italian delis price by the hectogram: "all'etto", "l'etto", "per etto" (100 g). */
+const PER_ETTO = String.raw`(?<![\p{L}\d])(?:al|per\s)?l?['’]?\s*etto(?![\p{L}\d])`;
+/** A German pack's size in one hyphenated word: "500-g-Packung", "0,75-l-Flasche", "1-kg-Beutel". */
+const COMPOUND_PACK = String.raw`(?<![\p{L}\d])\d+(?:[.,]\d+)?-(?:kg|g|l|ml|cl)-\p{L}+\.?`;
 const UNIT_RE = new RegExp(
-  String.raw`(?:${PACK_COUNT}|(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
+  String.raw`(?:${PACK_COUNT}|${COMPOUND_PACK}|${PER_ETTO}|(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
   'iu',
 );
 
@@ -332,6 +344,7 @@ function normaliseUnit(raw: string): string {
   const unit = raw.trim().replace(/\s+/g, ' ');
   const rate = /^(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(.+)$/iu.exec(unit);
   if (/^(?:kg|lbs?)$/i.test(unit)) return `per ${unit.toLowerCase()}`;
+  if (/etto$/iu.test(unit)) return 'per 100 g';
   if (rate) return `per ${rate[1]!.trim()}`.replace(/\bper (ea|each)\.?$/i, 'each');
   // A word for "piece" alone under a name ("Abacaxi Pérola / Unidade") prices one of it.
   if (/^(?:ea\.?|cada|unidade|unidad|unité|stück|c\/u)$/iu.test(unit)) return 'each';
@@ -375,6 +388,7 @@ export function residualName(text: string): string {
   if (unit) rest = rest.slice(0, unit.index) + ' ' + rest.slice(unit.index + unit[0].length);
   return rest
     .replace(RATE_UNIT, ' ')
+    .replace(DISCOUNT_BADGE, ' ')
     .replace(/\(\s*\)/gu, ' ')
     .replace(FRAME_WORDS, ' ')
     .replace(/[€$£*!:]+/g, ' ')
@@ -382,6 +396,9 @@ export function residualName(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** A discount badge beside a name ("-34%", "– 25 %"): what the offer saves, no part of what is sold ("80% lean" is). */
+const DISCOUNT_BADGE = /(?<![\p{L}\d])[-–]\s*\d{1,2}(?:[.,]\d)?\s*%/gu;
 
 /** The measure a second price is per, its price blanked ("$1.99/lb ($4.39/kg)": "/kg"). */
 const RATE_UNIT = /(?<![\p{L}\d])\/\s*(?:kg|lbs?|l|100\s*g|100\s*ml)(?![\p{L}\d])/giu;
@@ -428,7 +445,7 @@ export function isBadgeHeadline(text: string): boolean {
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
 const PRICE_NOTE =
-  /^\s*(?:without\b|with (?:a |the )?(?:digital |store )?coupons?\b|(?:digital|clip) coupon|non[- ]?members?|nicht[- ]?mitglied|non[- ]adh[ée]rent|n[ãa]o[- ]s[óo]cio|no[- ]socio|non[- ]soci|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
+  /^\s*(?:without\b|with (?:a |the )?(?:digital |store )?coupons?\b|(?:avec|com|con|mit) (?:la |o |der |votre |seu |su )?(?:kunden)?(?:carte|cart[ãa]o|tarjeta|karte|carta)|p\.?v\.?p\.?(?![\p{L}])|\d\s*\+\s*\d\s*(?:gratis|free|gratuit|gr[áa]tis|gratuito|omaggio)|(?:digital|clip) coupon|non[- ]?members?|nicht[- ]?mitglied|non[- ]adh[ée]rent|n[ãa]o[- ]s[óo]cio|no[- ]socio|non[- ]soci|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
  * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
