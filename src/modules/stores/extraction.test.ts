@@ -94,6 +94,9 @@ describe('price and unit recognition', () => {
     ['2/99¢', [0.5]],
     ['3 for 89¢', [0.3]],
     ['4x125¢', []],
+    // The shekel, and a Hebrew multi-buy ("2 for 10 ₪").
+    ['₪ 6.90', [6.9]],
+    ['2 ב- 10 ₪', [5]],
     ['Potato Chips 7.25-8 oz $3.00', [3]],
     ['3/$10.00', [3.33]],
     ['2 pour 5 €', [2.5]],
@@ -385,6 +388,12 @@ describe('layout parser', () => {
       ),
     ]);
     expect(offers).toMatchObject([{ product, discountedPrice: price, originalPrice: regular }]);
+  });
+
+  it('a currency\'s code over a price ("CHF 1.60") names nothing', () => {
+    // Was: an offer named "CHF".
+    const offers = parseLayout([item('Milch 1 l', 40, 100, 14), item('CHF 1.60', 40, 120, 28)]);
+    expect(offers).toMatchObject([{ product: 'Milch', discountedPrice: 1.6 }]);
   });
 
   it('a discount badge beside a name ("-34%") is no part of it', () => {

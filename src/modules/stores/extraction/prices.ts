@@ -16,7 +16,8 @@ export interface PriceToken {
   multiBuy?: number;
 }
 
-const CURRENCY = '[€$£]';
+/** Currency signs: euro, dollar, pound and the shekel (Hebrew flyers, right to left). */
+const CURRENCY = '[€$£₪]';
 /** Currency words of Arabic-script flyers, after the amount ("١٥ درهم"). */
 export const ARABIC_SCRIPT_CURRENCY_WORDS = [
   'درهم',
@@ -87,7 +88,7 @@ const COUNT_LOST_BEFORE = /(?<![\p{L}\d])(?:leve|lleve|lleva|llévate)\s+(?:por|
  * OCR reads it in display type, "RS".
  */
 const MULTI_BUY_RE = new RegExp(
-  String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
+  String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|ב-?|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "2/99¢", "3 for 89¢": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
@@ -201,7 +202,7 @@ export function blankDates(text: string): string {
   return text.replace(DATE_RE, (match) => ' '.repeat(match.length));
 }
 
-const MONEY = String.raw`(?:R\$|[€$£])?\s*(?:\d{1,4}(?:[.,]\d{1,2})?|[-–—][.,]\d{2})\s*(?:[€$£¢])?`;
+const MONEY = String.raw`(?:R\$|[€$£₪])?\s*(?:\d{1,4}(?:[.,]\d{1,2})?|[-–—][.,]\d{2})\s*(?:[€$£₪¢])?`;
 const BASE_UNIT = String.raw`(?:kg|l|lt|litre|liter|litro|lb|oz|100\s*g|100\s*ml|10\s*g)`;
 /**
  * Reference prices, what an amount comes to per kilo, litre or ounce, printed beside offers (the
@@ -593,7 +594,8 @@ function oneEditApart(a: string, b: string): boolean {
 }
 
 /** Currency words and their OCR misreadings ("R$" read "RS"), which are not name letters. */
-const CURRENCY_WORDS = /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD)(?!\p{L})/gu;
+const CURRENCY_WORDS =
+  /(?<!\p{L})(?:R\$|RS|R|US\$|EUR|USD|BRL|CAD|CHF|GBP|MXN|ARS|CLP|COP|PEN|PLN|TRY|AED|SAR|QAR|KWD|EGP|ILS|NIS|lei|руб|грн)(?!\p{L})/gu;
 
 /**
  * A line that annotates a price (member, regular, "was", savings, multi-buy conditions). Marks
