@@ -109,6 +109,17 @@ describe('OCR word repairs', () => {
     ).toEqual(['/lb', '$1.89', '$6.39', '555-0141', '2025']);
   });
 
+  it('reads a struck-through price whose line OCR read as a semicolon or a dash ("24;29-€", "3:20-€"), not a time', () => {
+    // Generated Spanish and German tiles: "Antes 24,29 €", "statt 3,20 €" struck through; their
+    // regular prices went unread.
+    const fixed = fixOcrWords(
+      ['24;29-€', '3:20-€', '3:49-€', '1;99', '4,99-€', '22:00', '8:30', '10-12'].map((t, i) =>
+        word(t, 0, i * 20, 60, 12),
+      ),
+    );
+    expect(texts(fixed)).toEqual(['24,29€', '3,20€', '3,49€', '1,99', '4,99€', '22:00', '8:30', '10-12']);
+  });
+
   it('reads the zero OCR made of the "o" of "oz" after a pack\'s figures as "oz" ("120z", "14 0Z")', () => {
     const fixed = fixOcrWords(
       ['120z', '160z', '0Z', '6.30z', '100', '2025', 'Oz'].map((t, i) => word(t, 0, i * 20, 40, 12)),

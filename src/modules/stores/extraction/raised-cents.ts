@@ -145,7 +145,9 @@ const HIGHLIGHT_EDGES = /^[[{|¦]+(?=\p{L}{2})|(?<=\p{L}{2})[\]}|¦]+$/gu;
  *   dollar, printed so, is the same amount;
  * - a date's second slash read as "1" ("23/1012025"): the date went unread, and the validity with it;
  * - the "o" of "oz" read as a zero after a pack's figures ("120z", "14 0Z" for "12oz", "14 OZ"): the
- *   size went unread and its figure joined the name.
+ *   size went unread and its figure joined the name;
+ * - a price struck through read with the line as a semicolon for its comma or a dash after its
+ *   cents ("24;29-€", "3:20-€"): the regular price went unread.
  */
 export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
   const body = bodyTextHeight(items);
@@ -161,6 +163,10 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€')
       .replace(/(\d)\s*(?:¢\s*€|€\s*¢)/u, '$1€')
+      // A price struck through (the regular one) is read with the line through its comma or after
+      // its cents: "24;29-€", "3:20-€" (a colon alone may be a time: "22:00").
+      .replace(/^(\d{1,4})(?:;(\d{2})[-–—]?|:(\d{2})[-–—])([€$£]?)$/u, '$1,$2$3$4')
+      .replace(/^(\d{1,4}[.,]\d{2})[-–—]([€$£])$/u, '$1$2')
       .replace(/^S\$(?=\d|$)/u, '$')
       .replace(/^(\d{1,2})\/(0?[1-9]|1[0-2])1((?:19|20)\d{2})$/u, '$1/$2/$3')
       .replace(
