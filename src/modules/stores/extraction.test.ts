@@ -1909,6 +1909,9 @@ describe('layout parser', () => {
     ['Latte intero', '500 ml', '€ 1,98 al litro', 0.99, '500 ml'],
     ['Panna da cucina', '20 cl', '€ 4,95 al l', 0.99, '20 cl'],
     ['Baby carrots', '907 g bag', '$2.19 per kg', 1.99, '907 g bag'],
+    // The kilo in Italian and Portuguese words.
+    ['Biscotti', '700 g', '€ 3,70 al chilo', 2.59, '700 g'],
+    ['Café torrado', '500 g', 'R$ 51,80 o quilo', 25.9, '500 g'],
     // Above a kilo the per-kilo price, rounded from the pack's, gives the pack's only to within cents.
     ['Patate', '2,5 kg', '€ 0,80 al kg', 0.8, 'per kg'],
     // A pack size in another measure than the rate's says nothing of the pack's price.

@@ -893,8 +893,11 @@ const KILOS_PER: Record<string, number> = { lb: 0.45359237, kg: 1, '100g': 0.1 }
 
 /** The measure a price is given per ("per lb", "per kg", "per 100 g"), as a key of KILOS_PER. */
 function weighedMeasure(rate: string | undefined): string | undefined {
-  const measure = /^per (lb|kg|100\s*g)$/iu.exec(rate ?? '')?.[1];
-  return measure?.toLowerCase().replace(/\s+/gu, '');
+  const measure = /^per (lb|kg|kilo|quilo|chilo|100\s*g)$/iu.exec(rate ?? '')?.[1];
+  return measure
+    ?.toLowerCase()
+    .replace(/\s+/gu, '')
+    .replace(/^(?:kilo|quilo|chilo)$/u, 'kg');
 }
 
 /**

@@ -308,7 +308,7 @@ export function round2(value: number): number {
 const FRAME_WORDS =
   /\b(?:jetzt|nur|now|ahora|agora|maintenant|adesso|was|statt|only|sale|reg(?:ular)?|uvp|pvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
 
-const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
+const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|quilos?|chilo|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
 /** What a North American pack size names after it ("10 lb bag", "2 lb box"): part of the pack, not of the name. */
@@ -354,7 +354,7 @@ function normaliseUnit(raw: string): string {
 
 const PACK_SIZE_RE =
   /^(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(kg|kilos?|g|gr|l|lt|litros?|lit[er]{2}|ml|cl)(?:\s+\p{L}+)?$/iu;
-const PER_BASE_RE = /^per (kg|kilo|l|lt|litro|liter|litre)$/iu;
+const PER_BASE_RE = /^per (kg|kilo|quilo|chilo|l|lt|litro|liter|litre)$/iu;
 
 /**
  * A pack's price from the price per kilo or litre printed for it ("700 g", "3,70 al kg": 2.59).
@@ -367,7 +367,7 @@ export function packPriceFromRate(rate: number, rateUnit: string, packUnit: stri
   if (!base || !pack) return undefined;
   const unit = pack[3]!.toLowerCase();
   const mass = /^(?:kg|kilos?|g|gr)$/.test(unit);
-  if (mass !== (base === 'kg' || base === 'kilo')) return undefined;
+  if (mass !== /^(?:kg|kilo|quilo|chilo)$/u.test(base)) return undefined;
   const perBase = unit === 'g' || unit === 'gr' || unit === 'ml' ? 1000 : unit === 'cl' ? 100 : 1;
   const size = (Number(pack[1] ?? 1) * Number(pack[2]!.replace(',', '.'))) / perBase;
   if (!(size > 0 && size <= 1)) return undefined;
