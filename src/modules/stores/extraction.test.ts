@@ -325,28 +325,6 @@ describe('layout parser', () => {
     },
   );
 
-  it('a member price and the non-member one beside it are one offer and its regular price', () => {
-    // Was: "Non-member" an offer of its own at 2.49, and "Coca-Cola Member" (the badge's "price" taken as a frame word).
-    const offers = parseLayout([
-      item('Coca-Cola 2L', 40, 100, 14),
-      item('Member price', 40, 118, 10),
-      item('$1.99', 40, 130, 24),
-      item('Non-member $2.49', 40, 158, 10),
-    ]);
-    expect(offers).toMatchObject([{ product: 'Coca-Cola', discountedPrice: 1.99, originalPrice: 2.49 }]);
-  });
-
-  it("a digital coupon's price and the price without it are one offer and its regular price", () => {
-    // Was: "with digital coupon" an offer of its own at 4.49.
-    const offers = parseLayout([
-      item('Cheerios 18 oz', 40, 100, 14),
-      item('$2.99', 40, 120, 30),
-      item('with digital coupon', 40, 152, 10),
-      item('$4.49 without', 40, 164, 10),
-    ]);
-    expect(offers).toMatchObject([{ product: 'Cheerios', discountedPrice: 2.99, originalPrice: 4.49 }]);
-  });
-
   it.each([
     ['Coca-Cola', '1,25 l', '0,99 €', '1,25 l'],
     ['Vinho tinto', '0,75 L', 'R$ 29,90', '0,75 L'],
@@ -380,6 +358,12 @@ describe('layout parser', () => {
     ['Detergente', ['Com o cartão', 'R$ 9,99', 'Sem cartão R$ 12,49'], 'Detergente', 9.99, 12.49],
     // Was: "Biscotti frollini 1+1 gratis".
     ['Biscotti frollini 700 g', ['1+1 gratis', '€ 2,49'], 'Biscotti frollini', 2.49, 2.49],
+    // Was: "Non-member" an offer of its own at 2.49, and "Coca-Cola Member" (the badge's "price" taken as a frame word).
+    ['Coca-Cola 2L', ['Member price', '$1.99', 'Non-member $2.49'], 'Coca-Cola', 1.99, 2.49],
+    // Was: "Cereal Buy 1 Get 1 Free".
+    ['Cereal', ['Buy 1 Get 1 Free', '$5.99'], 'Cereal', 5.99, 5.99],
+    // Was: "with digital coupon" an offer of its own at 4.49.
+    ['Cheerios 18 oz', ['$2.99', 'with digital coupon', '$4.49 without'], 'Cheerios', 2.99, 4.49],
   ])('the notes around "%s"\'s price are no part of its name', (name, lines, product, price, regular) => {
     const offers = parseLayout([
       item(name, 40, 100, 14),
