@@ -110,14 +110,38 @@ describe('OCR word repairs', () => {
   });
 
   it('reads a struck-through price whose line OCR read as a semicolon or a dash ("24;29-€", "3:20-€"), not a time', () => {
-    // Generated Spanish and German tiles: "Antes 24,29 €", "statt 3,20 €" struck through; their
-    // regular prices went unread.
+    // Generated Spanish and German tiles ("Antes 24,29 €", "statt 3,20 €" struck through) and the
+    // rasterised real ones ("De R$ 68,89 por"): their regular prices went unread.
     const fixed = fixOcrWords(
-      ['24;29-€', '3:20-€', '3:49-€', '1;99', '4,99-€', '22:00', '8:30', '10-12'].map((t, i) =>
-        word(t, 0, i * 20, 60, 12),
-      ),
+      [
+        '24;29-€',
+        '3:20-€',
+        '1;99',
+        '4,99-€',
+        '12:39-—€',
+        '68;89-por',
+        'Antes-9:35-€',
+        '$6:99',
+        '22:00',
+        '8:30',
+        '9:00-21:30',
+        '10-12',
+      ].map((t, i) => word(t, 0, i * 20, 60, 12)),
     );
-    expect(texts(fixed)).toEqual(['24,29€', '3,20€', '3,49€', '1,99', '4,99€', '22:00', '8:30', '10-12']);
+    expect(texts(fixed)).toEqual([
+      '24,29€',
+      '3,20€',
+      '1,99',
+      '4,99€',
+      '12,39€',
+      '68,89 por',
+      'Antes 9,35€',
+      '$6.99',
+      '22:00',
+      '8:30',
+      '9:00-21:30',
+      '10-12',
+    ]);
   });
 
   it('reads the zero OCR made of the "o" of "oz" after a pack\'s figures as "oz" ("120z", "14 0Z")', () => {

@@ -127,6 +127,19 @@ function findSignIndex(
 const HIGHLIGHT_EDGES = /^[[{|¦]+(?=\p{L}{2})|(?<=\p{L}{2})[\]}|¦]+$/gu;
 
 /**
+ * A price struck through (the regular one), read with the line as a semicolon for its comma, or as
+ * dashes after its cents (a colon then, not a time's "22:00"), its words glued to it: "24;29-€",
+ * "3:20-€", "12:39-—€", "68;89-por", "Antes-9:35-€", "4,99-€".
+ */
+const STRUCK_PRICE =
+  /^(\p{L}*)-?(\d{1,4})(?:;(\d{2})[-–—]*|:(\d{2})[-–—]+|([.,]\d{2})[-–—]+(?=[€$£]))([€$£]?)(\p{L}*)$/u;
+
+function struckPrice(...[, before, whole, semicolon, colon, cents, sign, after]: string[]): string {
+  const amount = `${whole}${cents ?? `,${semicolon ?? colon}`}${sign}`;
+  return [before, amount, after].filter(Boolean).join(' ');
+}
+
+/**
  * What OCR commonly gets wrong in flyer words, repaired where the reading is unambiguous:
  * - "/Ib" (capital I) for "/lb";
  * - a small price that lost its decimal point or read it as a dash: "$189", "$6-39" (a currency
@@ -163,10 +176,8 @@ export function fixOcrWords(items: readonly LayoutItem[]): LayoutItem[] {
       .replace(/^[6©]([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})$/u, '€$1')
       .replace(/^([۰-۹٠-٩]+[,٫.][۰-۹٠-٩]{2})[6©]$/u, '$1€')
       .replace(/(\d)\s*(?:¢\s*€|€\s*¢)/u, '$1€')
-      // A price struck through (the regular one) is read with the line through its comma or after
-      // its cents: "24;29-€", "3:20-€" (a colon alone may be a time: "22:00").
-      .replace(/^(\d{1,4})(?:;(\d{2})[-–—]?|:(\d{2})[-–—])([€$£]?)$/u, '$1,$2$3$4')
-      .replace(/^(\d{1,4}[.,]\d{2})[-–—]([€$£])$/u, '$1$2')
+      .replace(STRUCK_PRICE, struckPrice)
+      .replace(/^([$€£]|R\$)(\d{1,3}):(\d{2})$/u, '$1$2.$3')
       .replace(/^S\$(?=\d|$)/u, '$')
       .replace(/^(\d{1,2})\/(0?[1-9]|1[0-2])1((?:19|20)\d{2})$/u, '$1/$2/$3')
       .replace(
