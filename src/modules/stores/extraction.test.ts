@@ -2021,6 +2021,11 @@ describe('validity', () => {
     ['Valid from 10/15', '2030-10-21'],
     ['Válido a partir de 15/10/2030', '2030-10-21'],
     ['Valable à partir du mercredi 15 octobre', '2030-10-21'],
+    // …unless another statement prints the last day.
+    [
+      'Gültig ab 13.10. Frische Bio-Bananen aus Ecuador, Bio-Äpfel aus der Region. Angebote gültig bis 18.10.',
+      '2030-10-18',
+    ],
     // OCR drops or misreads the û of a display face's "août".
     ['Du 19 au 25 aot 2030', '2030-08-25'],
     ['Du 19 au 25 aoit 2030', '2030-08-25'],

@@ -87,6 +87,8 @@ export function findValidUntil(text: string, uploadedAt: Date): string | undefin
   const reading: Reading = { uploadedAt, dayFirst: dayFirstIn(flat) };
   const range = firstRange(flat, reading);
   if (range) return range;
+  // A first day printed alone counts only when no statement prints the last one.
+  let firstDay: string | undefined;
   for (const keyword of flat.matchAll(KEYWORD)) {
     const after = flat.slice(keyword.index, keyword.index + keyword[0].length + WINDOW);
     const price = PRICE.exec(after.slice(keyword[0].length));
@@ -94,12 +96,11 @@ export function findValidUntil(text: string, uploadedAt: Date): string | undefin
     const last = datesIn(window, reading)
       .sort((a, b) => a.at - b.at)
       .at(-1);
-    if (last)
-      return STARTS_AT.test(window.slice(0, last.from))
-        ? daysAfter(last.date, WEEK_AFTER_START_DAYS)
-        : last.date;
+    if (!last) continue;
+    if (!STARTS_AT.test(window.slice(0, last.from))) return last.date;
+    firstDay ??= last.date;
   }
-  return undefined;
+  return firstDay && daysAfter(firstDay, WEEK_AFTER_START_DAYS);
 }
 
 /**
