@@ -374,6 +374,19 @@ describe('layout parser', () => {
     expect(offers).toMatchObject([{ product, discountedPrice: price, originalPrice: regular }]);
   });
 
+  it('a Hebrew tile: its regular price after "במקום" (instead of), its size in litres', () => {
+    // Was: an offer named "במקום" at 49.90, and "1 ליטר" part of the name.
+    const offers = parseLayout([
+      item('שמן זית כתית', 100, 100, 14),
+      item('1 ליטר', 100, 118, 10),
+      item('₪ 39.90', 100, 134, 28),
+      item('במקום ₪ 49.90', 100, 166, 10),
+    ]);
+    expect(offers).toMatchObject([
+      { product: 'שמן זית כתית', discountedPrice: 39.9, originalPrice: 49.9, unit: '1 ליטר' },
+    ]);
+  });
+
   it('a currency\'s code over a price ("CHF 1.60") names nothing', () => {
     // Was: an offer named "CHF".
     const offers = parseLayout([item('Milch 1 l', 40, 100, 14), item('CHF 1.60', 40, 120, 28)]);

@@ -148,6 +148,9 @@ const RTL_OLD_WORDS = [
   String.raw`السعر\s*(?:السابق|القديم|الأصلي|الاصلي)`,
   String.raw`ق[یي][مس]ت\s*(?:قبل[یي]|اصل[یي])`,
   String.raw`بدلا[ًً]?\s*من`,
+  // Hebrew: "במקום" (instead of), "מחיר רגיל" (regular price).
+  String.raw`במקום`,
+  String.raw`מחיר\s*רגיל`,
 ];
 /**
  * Arabic and Persian words before a saving ("وفر ٣ درهم": save 3 dirhams; "توفير", "تخفیف ۲ €":
@@ -308,7 +311,7 @@ export function round2(value: number): number {
 const FRAME_WORDS =
   /\b(?:jetzt|nur|now|ahora|agora|maintenant|adesso|was|statt|only|sale|reg(?:ular)?|uvp|pvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
 
-const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|quilos?|chilo|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة)`;
+const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|quilos?|chilo|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة|ליטר|גרם|קילו|ק"ג|מ"ל|יחידות|יחידה|יח')`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
 /** What a North American pack size names after it ("10 lb bag", "2 lb box"): part of the pack, not of the name. */
@@ -464,10 +467,11 @@ const MEMBER_NOTE =
  * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
  * ("بدون البطاقة", "بدون کارت": without the card; "با کارت": with the card) and former prices
  * ("قیمت قبلی", "قیمت اصلی": previous, original price, OCR often reading its م as س; "السعر
- * السابق", "السعر القديم"; "بدلاً من": instead of). Neither a card nor a price is a product.
+ * السابق", "السعر القديم"; "بدلاً من": instead of; Hebrew "במקום", "מחיר רגיל"). Neither a card nor
+ * a price is a product.
  */
 const CARD_NOTE_RTL =
-  /(?:ال)?بطاقة|کارت|كارت|قی[مس]ت\s*(?:قبلی|اصلی)|(?:قبلی|اصلی)\s*قی[مس]ت|السعر\s*(?:السابق|القديم|الأصلي)|بدلا[ًً]?\s*من|(?<![\u0600-\u06ff])(?:السابق|قبلی)(?![\u0600-\u06ff])/u;
+  /במקום|מחיר\s*רגיל|(?:ال)?بطاقة|کارت|كارت|قی[مس]ت\s*(?:قبلی|اصلی)|(?:قبلی|اصلی)\s*قی[مس]ت|السعر\s*(?:السابق|القديم|الأصلي)|بدلا[ًً]?\s*من|(?<![\u0600-\u06ff])(?:السابق|قبلی)(?![\u0600-\u06ff])/u;
 
 /**
  * Arabic-script words that say how an offer is priced or sold, never what it is: currencies
