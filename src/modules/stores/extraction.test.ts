@@ -374,6 +374,39 @@ describe('layout parser', () => {
     expect(offers).toMatchObject([{ product, discountedPrice: price, originalPrice: regular }]);
   });
 
+  it.each([
+    'Aktionspreis',
+    'Preis-Hit',
+    'Super-Angebot',
+    'Super Oferta',
+    'Promoção',
+    'Prix choc',
+    'Sottocosto',
+    'Weekly Special',
+    'Rollback',
+    'Preço baixo',
+  ])('a promotion\'s headline "%s" over a price is no part of the tile\'s name', (headline) => {
+    // Was: "Gouda jung Aktionspreis", "Gouda jung -Hit".
+    const offers = parseLayout([
+      item('Gouda jung 400 g', 40, 100, 14),
+      item(headline, 40, 118, 11),
+      item('1,99 €', 40, 134, 28),
+    ]);
+    expect(offers).toMatchObject([{ product: 'Gouda jung', discountedPrice: 1.99 }]);
+  });
+
+  it.each(['Bio', 'Neu', 'Frisch'])(
+    'a word over a price that may be the name\'s ("%s") stays in it',
+    (word) => {
+      const offers = parseLayout([
+        item('Gouda jung 400 g', 40, 100, 14),
+        item(word, 40, 118, 11),
+        item('1,99 €', 40, 134, 28),
+      ]);
+      expect(offers[0]!.product).toBe(`Gouda jung ${word}`);
+    },
+  );
+
   it('a Hebrew tile: its regular price after "במקום" (instead of), its size in litres', () => {
     // Was: an offer named "במקום" at 49.90, and "1 ליטר" part of the name.
     const offers = parseLayout([

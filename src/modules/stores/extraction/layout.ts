@@ -5,6 +5,7 @@ import {
   INFORMATIVE_NOTE,
   packPriceFromRate,
   isOnlyUnit,
+  isBadgeHeadline,
   isPriceNote,
   looksLikeName,
   namesNothing,
@@ -1416,9 +1417,13 @@ function makeCell(items: LayoutItem[]): Cell {
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed,
     prices,
-    // A price note's words are no name, though a frame word taken from them leaves one ("Member price").
+    // A price note's or a headline's words are no name, though a frame word taken from them leaves
+    // one ("Member price", "Preis-Hit").
     name:
-      trailsItsPrice(items, text, prices) || unsureShortWordOnly(items) || isPriceNote(text)
+      trailsItsPrice(items, text, prices) ||
+      unsureShortWordOnly(items) ||
+      isPriceNote(text) ||
+      isBadgeHeadline(text)
         ? ''
         : residualName(nameText(items, text)),
     unitOnly: isOnlyUnit(text),

@@ -433,9 +433,16 @@ const NOT_A_PRODUCT =
  * priced, never what it sells, and OCR reads it as a line of its own over the badge's price.
  */
 const BADGE_HEADLINE = /^\s*(?:desconto|descuento|sconto|discount|rabatt|remise)(?!\p{L})/iu;
+/**
+ * A promotion's headline alone on its line ("Aktionspreis", "Super Oferta", "Prix choc",
+ * "Sottocosto", "Weekly Special", "Rollback"): it says the price is a deal, not what is sold.
+ */
+const PROMO_HEADLINE =
+  /^\s*(?:super[- ]?|top[- ]?|mega[- ]?)?(?:ofertas?|oferta del d[íi]a|promo|promo[çc][ãa]o|promo[çc][õo]es|promoci[óo]n|angebot|aktion|aktionspreis|tiefpreis|dauertiefpreis|preis-hit|preishit|kn[üu]ller|kracher|offre sp[ée]ciale|prix choc|sottocosto|prezzo speciale|precio especial|special|weekly special|hot deal|rollback|imbat[íi]vel|baixou|pre[çc]o baixo|pre[çc]o|price|deal)\s*!*\s*$/iu;
 
 export function isBadgeHeadline(text: string): boolean {
-  return BADGE_HEADLINE.test(withoutLeadingMarks(text));
+  const line = withoutLeadingMarks(text);
+  return BADGE_HEADLINE.test(line) || PROMO_HEADLINE.test(line);
 }
 
 /**
