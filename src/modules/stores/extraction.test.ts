@@ -337,6 +337,37 @@ describe('layout parser', () => {
     ]);
   });
 
+  it.each(['1,29 €/100 g', '1,29 € je 100 g'])(
+    'a deli\'s price per 100 g ("%s") alone is the offer\'s price',
+    (price) => {
+      // Was: blanked as a reference price, the offer lost.
+      const offers = parseLayout([item('Hinterkochschinken', 40, 100, 14), item(price, 40, 120, 28)]);
+      expect(offers).toMatchObject([
+        { product: 'Hinterkochschinken', discountedPrice: 1.29, unit: 'per 100 g' },
+      ]);
+    },
+  );
+
+  it.each([
+    [
+      'its pack',
+      [item('Lachsfilet 200 g', 40, 100, 14), item('2,49 €', 40, 120, 20), item('1,25 €/100 g', 40, 146, 12)],
+      2.49,
+    ],
+    ['one item', [item('Joghurt 0,79 € (0,16 €/100 g)', 40, 100, 12)], 0.79],
+    [
+      'a small pack',
+      [item('Safran 1 g', 40, 100, 14), item('4,99 €', 40, 120, 28), item('499,00 €/100 g', 40, 152, 20)],
+      4.99,
+    ],
+  ])(
+    "a price per 100 g beside the pack's price (%s) is its reference, neither the offer nor its regular price",
+    (_, items, price) => {
+      const offers = parseLayout(items as LayoutItem[]);
+      expect(offers).toMatchObject([{ discountedPrice: price, originalPrice: price }]);
+    },
+  );
+
   it('a price per hectogram ("all\'etto") and the same per kilo are one price', () => {
     const offers = parseLayout([
       item('Prosciutto crudo', 40, 100, 14),

@@ -6,6 +6,7 @@ import {
   packPriceFromRate,
   isOnlyUnit,
   isBadgeHeadline,
+  isPerHundredOf,
   isPriceNote,
   looksLikeName,
   namesNothing,
@@ -809,10 +810,12 @@ function ratesOf(group: OfferGroup): PriceRates {
   for (const cell of group.cells) {
     if (cell.prices.length === 0) continue;
     const unit = findUnit(cell.text);
-    cell.prices.forEach((token, i) => {
-      const after = cell.prices.length > 1 ? cell.text.slice(token.end, cell.prices[i + 1]?.start) : '';
-      rates.set(token, (after && findUnit(after)) || unit);
-    });
+    const own = cell.prices.map((token, i) =>
+      cell.prices.length > 1 ? findUnit(cell.text.slice(token.end, cell.prices[i + 1]?.start)) : undefined,
+    );
+    // The cell's unit is not another price's own ("0,79 € (0,16 €/100 g)": 0,79 is no price per 100 g).
+    const shared = own.includes(unit) ? undefined : unit;
+    cell.prices.forEach((token, i) => rates.set(token, own[i] ?? shared));
   }
   return rates;
 }
@@ -848,7 +851,11 @@ function withoutPackRates(group: OfferGroup, rates: PriceRates): { prices: Price
     if (!rate || token.marked || token.multiBuy) return true;
     const pack = packs.find((size) => {
       const price = packPriceFromRate(token.value, rate, size);
-      return group.prices.some((other) => other !== token && round2(other.value) === price);
+      return group.prices.some(
+        (other) =>
+          other !== token &&
+          (round2(other.value) === price || isPerHundredOf(token.value, rate, size, other.value)),
+      );
     });
     explained ??= pack;
     return !pack;
@@ -874,8 +881,11 @@ function withoutReferenceRates(
   const plain = prices.filter((t) => !perMeasure(t) && !t.marked && !t.multiBuy);
   if (plain.length !== 1) return { prices, rates: new Set() };
   const size = sizeOf(plain[0]!);
+  // A price per 100 g or 100 ml beside the pack's is its reference however it is printed ("0,79 €
+  // (0,16 €/100 g)"); alone, it is a deli's price.
+  const perHundred = (t: PriceToken) => /^per 100\s*(?:g|ml)$/iu.test(rates.get(t) ?? '');
   const reference = prices.filter(
-    (t) => perMeasure(t) && !t.marked && !t.multiBuy && sizeOf(t) <= size * REFERENCE_SIZE,
+    (t) => perMeasure(t) && !t.marked && !t.multiBuy && (sizeOf(t) <= size * REFERENCE_SIZE || perHundred(t)),
   );
   return {
     prices: prices.filter((t) => !reference.includes(t)),

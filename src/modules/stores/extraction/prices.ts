@@ -219,7 +219,7 @@ const REFERENCE_PRICE_RE = new RegExp(
     String.raw`\(?\s*(?:1|10|100|1000)\s*(?:kg|g|l|ml|lb|oz|st(?:ück|k)?\.?)\s*=\s*${MONEY}\s*\)?`,
     String.raw`(?:soit|equivale a|entspricht|grundpreis|kilopreis|literpreis|prezzo al|preço (?:do|por)|precio (?:por|del))\s*(?:kg|l|litro|kilo|100\s*g)?\s*:?\s*${MONEY}(?:\s*(?:\/|le|la|el|o|al|per|pro|je|the)\s*${BASE_UNIT})?`,
     String.raw`(?<![\p{L}])al\s+(?:kg|l|litro|kilo|100\s*g)\s*:?\s*${MONEY}`,
-    String.raw`(?<![\d.,])${MONEY}\s*(?:\/|per|pro|je)\s*(?:oz|100\s*g|100\s*ml|10\s*g)(?![\p{L}\d])`,
+    String.raw`(?<![\d.,])${MONEY}\s*(?:\/|per|pro|je)\s*(?:oz)(?![\p{L}\d])`,
     String.raw`(?<=(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:g|ml|cl|oz)(?![\p{L}\d])[^\d€$£]{0,12})${MONEY}\s*(?:\/|per|pro|je)\s*(?:kg|l|lb)(?![\p{L}\d])`,
   ].join('|'),
   'giu',
@@ -358,6 +358,23 @@ function normaliseUnit(raw: string): string {
 const PACK_SIZE_RE =
   /^(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(kg|kilos?|g|gr|l|lt|litros?|lit[er]{2}|ml|cl)(?:\s+\p{L}+)?$/iu;
 const PER_BASE_RE = /^per (kg|kilo|quilo|chilo|l|lt|litro|liter|litre)$/iu;
+const PER_HUNDRED_RE = /^per 100\s*(g|ml)$/iu;
+
+/**
+ * Whether a price per 100 g or 100 ml is what a pack's `price` comes to ("200 g", "2,49 €", "1,25
+ * €/100 g"): a reference price printed beside it. The per-100 price is rounded to the cent, so the
+ * pack's comes back within half a cent per hundred.
+ */
+export function isPerHundredOf(rate: number, rateUnit: string, packUnit: string, price: number): boolean {
+  const base = PER_HUNDRED_RE.exec(rateUnit)?.[1]?.toLowerCase();
+  const pack = PACK_SIZE_RE.exec(packUnit);
+  if (!base || !pack) return false;
+  const unit = pack[3]!.toLowerCase();
+  const grams = { g: 1, gr: 1, kg: 1000, kilo: 1000, kilos: 1000, ml: 1, cl: 10, l: 1000, lt: 1000 }[unit];
+  if (grams === undefined || /^(?:g|gr|kg|kilos?)$/u.test(unit) !== (base === 'g')) return false;
+  const hundreds = (Number(pack[1] ?? 1) * Number(pack[2]!.replace(',', '.')) * grams) / 100;
+  return hundreds > 0 && Math.abs(rate * hundreds - price) <= hundreds * 0.005 + 0.001;
+}
 
 /**
  * A pack's price from the price per kilo or litre printed for it ("700 g", "3,70 al kg": 2.59).
