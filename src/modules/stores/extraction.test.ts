@@ -94,6 +94,12 @@ describe('price and unit recognition', () => {
     ['2/99¢', [0.5]],
     ['3 for 89¢', [0.3]],
     ['4x125¢', []],
+    // A multi-buy whose count names its pieces; a pack's content priced whole is none.
+    ['2 Stück für 3 €', [1.5]],
+    ['Leve 3 unidades por R$ 10,00', [3.33]],
+    ['2 pcs for $5', [2.5]],
+    ['Pacote com 3 unidades por R$ 10,00', [10]],
+    ['Pack of 4 pcs for $5', [5]],
     // The shekel, and a Hebrew multi-buy ("2 for 10 ₪").
     ['₪ 6.90', [6.9]],
     ['2 ב- 10 ₪', [5]],

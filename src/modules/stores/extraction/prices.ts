@@ -82,13 +82,19 @@ const GERMAN_FOR = String.raw`f(?:ü|ii|u|i)r`;
  * together, and how many is not known: it is no price. ("Leve por R$ 4,99", take it for, is one.)
  */
 const COUNT_LOST_BEFORE = /(?<![\p{L}\d])(?:leve|lleve|lleva|llévate)\s+(?:por|x)\s*R?\s*$/iu;
+/** What a multi-buy's count may name ("2 Stück für 3 €", "3 unidades por R$ 10"): pieces, not a weight. */
+const PIECE_WORD = String.raw`(?:stück|stk\.?|st\.|pcs?\.?|pieces?|pièces?|pezzi|unidades|unid\.?|uds?\.?)`;
+const COUNTED_PIECES = String.raw`(?:${PIECE_WORD}\s*)?`;
+const COUNTED_RE = new RegExp(String.raw`^\d+\s*${PIECE_WORD}`, 'iu');
+/** Words before a count of pieces that a pack holds ("com 3 unidades", "pack of 4 pcs"). */
+const PACK_HOLDS_BEFORE = /(?<![\p{L}])(?:com|con|c\/|with|mit|de|of|pack|pacote|caixa|lot de)\s*$/iu;
 /**
  * A count stands alone: the cents of "De R$ 8,79 por R$ 6,99" are no count of 79. Its times sign
  * as printed ("×") or as OCR reads a display face's "x" twice ("3 Xx 12 €"); the real's sign as
  * OCR reads it in display type, "RS".
  */
 const MULTI_BUY_RE = new RegExp(
-  String.raw`(?<!\d[.,])\b(\d{1,2})\s*(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|ב-?|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
+  String.raw`(?<!\d[.,])\b(\d{1,2})\s*${COUNTED_PIECES}(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|ב-?|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "2/99¢", "3 for 89¢": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
@@ -258,6 +264,9 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const total = amountOf(match[3] ?? '');
     if (!(count >= 2) || !(total > 0) || (!match[2] && !match[4] && !/[.,]/.test(match[3] ?? ''))) continue;
     const start = match.index;
+    // "Pacote com 3 unidades por R$ 10,00": what a pack holds, priced whole.
+    if (COUNTED_RE.test(match[0]) && PACK_HOLDS_BEFORE.test(clean.slice(Math.max(0, start - 12), start)))
+      continue;
     const end = start + match[0].length;
     taken.push([start, end]);
     tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
