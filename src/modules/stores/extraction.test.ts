@@ -2097,7 +2097,15 @@ describe('validity', () => {
     ['Du 1er au 7 décembre', '2030-12-07'],
     ['Aanbiedingen geldig van maandag 15 t/m zaterdag 20 december', '2030-12-20'],
     ['Geldig van 1 tot en met 7 mei 2031', '2031-05-07'],
-    ['Geldig t/m 28 maart', '2031-03-28'],
+    ['Geldig t/m 3 maart 2031', '2031-03-03'],
+    // A month's name whole, its year after it read ("Junho" was "Jun" and "ho"; "maio" "mai" and "o").
+    ['Válido até 20 de Junho de 2031', '2031-06-20'],
+    ['Ofertas válidas até 17 de maio de 2031', '2031-05-17'],
+    ['Promoción válida hasta el 3 de mayo de 2031', '2031-05-03'],
+    // OCR's letters for digits in a date; a slashed date over 12 shows the order of the others.
+    ['Válido até 25/O4/2031', '2031-04-25'],
+    ['Ofertas válidas de 17 a 23/1O', '2030-10-23'],
+    ['Valid 10/15 - 10/2l', '2030-10-21'],
     ['Sale Prices Good Wed. Oct. 15 - Tue. Oct. 21', '2030-10-21'],
     // Only the first day printed: the flyer's week runs from it (as the end, offers would expire the day they start).
     ['Angebote gültig ab Montag, 13.10.', '2030-10-19'],
@@ -2135,6 +2143,8 @@ describe('validity', () => {
 
   it('a date without year far in the past rolls to the next year; none defaults to a week', () => {
     expect(findValidUntil('gültig bis 05.01.', uploadedAt)).toBe('2031-01-05');
+    // …but not months ahead: a flyer is read while it runs ("4/2l" was read as next February).
+    expect(findValidUntil('gültig bis 04.05.', uploadedAt)).toBeUndefined();
     expect(findValidUntil('Neue Eröffnungspreise', uploadedAt)).toBeUndefined();
     expect(defaultValidUntil(uploadedAt)).toBe('2030-10-17');
   });

@@ -25,8 +25,9 @@ const MONTH_WORDS: Array<[RegExp, number]> = [
   [/^(nov)/, 11],
   [/^(dec|dez|déc|dic)/, 12],
 ];
+/** A month's name, whole: "Junho" is not "Jun" and "ho", which left the year after it unread. */
 const MONTH_NAME =
-  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|maart|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|mei|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)\\.?';
+  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|maart|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|mei|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)(?!\\p{L})\\.?';
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
@@ -83,7 +84,7 @@ interface Reading {
  * the last date within a few words after the first validity keyword that is followed by one.
  */
 export function findValidUntil(text: string, uploadedAt: Date): string | undefined {
-  const flat = text.normalize('NFKC').replace(/\s+/g, ' ').replace(WEEKDAY_BEFORE_DAY, '');
+  const flat = withDigitsRead(text.normalize('NFKC').replace(/\s+/g, ' ')).replace(WEEKDAY_BEFORE_DAY, '');
   const reading: Reading = { uploadedAt, dayFirst: dayFirstIn(flat) };
   const range = firstRange(flat, reading);
   if (range) return range;
@@ -108,6 +109,11 @@ export function findValidUntil(text: string, uploadedAt: Date): string | undefin
  * language of the page tell which.
  */
 function dayFirstIn(text: string): boolean {
+  // A slashed date whose one part is over 12 shows the page's order ("4/15 - 4/21": month first).
+  for (const [, a, b] of text.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})(?![\d])/gu)) {
+    if (Number(a) > 12 && Number(b) <= 12) return true;
+    if (Number(b) > 12 && Number(a) <= 12) return false;
+  }
   if (/R\$|€|£|\b(válid|valid[oa]|até|dal|fino|gültig|du\b|jusqu|ofertas?|offerte|angebot)/iu.test(text))
     return true;
   return !/\$|¢/.test(text);
@@ -247,6 +253,19 @@ function daysAfter(date: string, days: number): string {
   return new Date(Date.parse(date) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/**
+ * OCR's letters for digits in a numeric date ("25/O4/2026", "4/l7", "23/O4"): O for 0, l, I and |
+ * for 1. Only in a word of digits joined by slashes or dots that holds a digit and no other letter.
+ */
+function withDigitsRead(text: string): string {
+  return text.replace(/(?<![\p{L}\d])[\dOlI|]{1,4}(?:[/.][\dOlI|]{1,4}){1,2}\.?(?![\p{L}\d])/gu, (word) =>
+    /\d/u.test(word) ? word.replace(/O/gu, '0').replace(/[lI|]/gu, '1') : word,
+  );
+}
+
+/** How far after the upload a date printed without its year may be. */
+const MAX_DAYS_AHEAD = 120;
+
 /** A week from the upload: the default when the flyer prints no validity. */
 export function defaultValidUntil(uploadedAt: Date): string {
   return new Date(uploadedAt.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -266,5 +285,7 @@ function toDate(
     year += 1;
     date = new Date(Date.UTC(year, month - 1, day));
   }
+  // A flyer is read while it runs: a year-less date months ahead is a misreading ("4/2l" as 4 February).
+  if (!rawYear && date.getTime() > uploadedAt.getTime() + MAX_DAYS_AHEAD * 86_400_000) return undefined;
   return date.toISOString().slice(0, 10);
 }
