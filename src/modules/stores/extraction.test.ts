@@ -94,6 +94,9 @@ describe('price and unit recognition', () => {
     ['2/99¢', [0.5]],
     ['3 for 89¢', [0.3]],
     ['4x125¢', []],
+    // A multi-buy whose total is a whole amount with a dash for its cents.
+    ['2 Für 3.-', [1.5]],
+    ['3 für 10,–', [3.33]],
     // A multi-buy whose count names its pieces; a pack's content priced whole is none.
     ['2 Stück für 3 €', [1.5]],
     ['Leve 3 unidades por R$ 10,00', [3.33]],

@@ -94,7 +94,7 @@ const PACK_HOLDS_BEFORE = /(?<![\p{L}])(?:com|con|c\/|with|mit|de|of|pack|pacote
  * OCR reads it in display type, "RS".
  */
 const MULTI_BUY_RE = new RegExp(
-  String.raw`(?<!\d[.,])\b(\d{1,2})\s*${COUNTED_PIECES}(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|ב-?|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
+  String.raw`(?<!\d[.,])\b(\d{1,2})\s*${COUNTED_PIECES}(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|ב-?|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2}|[.,][-–]{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
 /** "2/99¢", "3 for 89¢": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
