@@ -297,6 +297,19 @@ describe('parseIngredientLine: the languages of our users', () => {
     },
   );
 
+  it.each([
+    // cook-talk.com (../shared/data/recipes-web): the name, a dash, then the amount.
+    ['сыр пармезан - 75 г', 75, 'g', 'сыр пармезан'],
+    ['молотые белые сухари - 25г', 25, 'g', 'молотые белые сухари'],
+    ['лимон - 1 шт (цедра и сок)', 1, 'piece', 'лимон'],
+    ['зелёный лук - 2 стебля с листьями', 2, 'stalk', 'зелёный лук'],
+    ['2 ст.л. оливкового масла', 2, 'tbsp', 'оливкового масла'],
+    ['мука - 1 стакан', 1, 'cup', 'мука'],
+  ])('a Russian line %s → %d %s of %s', (line, quantity, unit, name) => {
+    const p = parseIngredientLine(line);
+    expect([p.quantity, p.unit, p.name]).toEqual([quantity, unit, name]);
+  });
+
   it('does not read other languages into English words', () => {
     // "paste" is not the Italian plural of pasta; "caramels" hold no Portuguese "mel" (honey).
     expect(parse('1 tsp ginger-garlic paste').ingredient).not.toBe('pasta');

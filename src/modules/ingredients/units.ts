@@ -242,6 +242,22 @@ const SYNONYMS: Readonly<Record<string, string>> = {
     dl: 'deciliter',
     cl: 'zentiliter centilitre',
   }),
+  // Russian and Ukrainian ("сыр пармезан - 75 г", "лимон - 1 шт", "2 ст.л. масла").
+  ...unitWords({
+    g: 'г гр грамм грамма граммов',
+    kg: 'кг килограмм',
+    ml: 'мл',
+    l: 'л литр литра литров',
+    piece: 'шт штук штуки штука',
+    tbsp: 'ст.л',
+    tsp: 'ч.л',
+    cup: 'стакан стакана стаканов склянка склянки',
+    clove: 'зубчик зубчика зубчиков',
+    bunch: 'пучок пучка',
+    pinch: 'щепотка щепотки',
+    stalk: 'стебель стебля стеблей',
+    slice: 'ломтик ломтика ломтиков',
+  }),
 };
 
 /** { unit: 'word word …' } → { word: unit }. */
