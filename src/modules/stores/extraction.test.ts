@@ -435,6 +435,12 @@ describe('layout parser', () => {
     expect(offers).toMatchObject([{ product: 'Gouda jung', discountedPrice: 1.99 }]);
   });
 
+  it('a name that opens with a price note\'s word ("Regular Coffee") is still a name', () => {
+    const offers = parseLayout([item('Regular Coffee 12 oz', 40, 100, 14), item('$4.99', 40, 120, 28)]);
+    expect(offers).toMatchObject([{ discountedPrice: 4.99 }]);
+    expect(offers[0]!.product).toContain('Coffee');
+  });
+
   it.each(['Bio', 'Neu', 'Frisch'])(
     'a word over a price that may be the name\'s ("%s") stays in it',
     (word) => {

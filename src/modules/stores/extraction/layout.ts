@@ -6,6 +6,7 @@ import {
   packPriceFromRate,
   isOnlyUnit,
   isBadgeHeadline,
+  isMemberBadge,
   isPerHundredOf,
   isPriceNote,
   looksLikeName,
@@ -1427,12 +1428,13 @@ function makeCell(items: LayoutItem[]): Cell {
     confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
     printed,
     prices,
-    // A price note's or a headline's words are no name, though a frame word taken from them leaves
-    // one ("Member price", "Preis-Hit").
+    // A member badge's or a headline's words are no name, though a frame word taken from them
+    // leaves one ("Member price", "Preis-Hit"). (Other notes are judged by the name left: "Regular
+    // Coffee" is a coffee.)
     name:
       trailsItsPrice(items, text, prices) ||
       unsureShortWordOnly(items) ||
-      isPriceNote(text) ||
+      isMemberBadge(text) ||
       isBadgeHeadline(text)
         ? ''
         : residualName(nameText(items, text)),

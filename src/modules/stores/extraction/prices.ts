@@ -466,6 +466,11 @@ const BADGE_HEADLINE = /^\s*(?:desconto|descuento|sconto|discount|rabatt|remise)
 const PROMO_HEADLINE =
   /^\s*(?:super[- ]?|top[- ]?|mega[- ]?)?(?:ofertas?|oferta del d[íi]a|promo|promo[çc][ãa]o|promo[çc][õo]es|promoci[óo]n|angebot|aktion|aktionspreis|tiefpreis|dauertiefpreis|preis-hit|preishit|kn[üu]ller|kracher|offre sp[ée]ciale|prix choc|sottocosto|prezzo speciale|precio especial|special|weekly special|hot deal|rollback|imbat[íi]vel|baixou|pre[çc]o baixo|pre[çc]o|price|deal)\s*!*\s*$/iu;
 
+/** A member or club price badge ("Member price", "Exclusividade Cliente Clube"). */
+export function isMemberBadge(text: string): boolean {
+  return MEMBER_NOTE.test(withoutLeadingMarks(text));
+}
+
 export function isBadgeHeadline(text: string): boolean {
   const line = withoutLeadingMarks(text);
   return BADGE_HEADLINE.test(line) || PROMO_HEADLINE.test(line);
