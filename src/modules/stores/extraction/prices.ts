@@ -369,6 +369,16 @@ const PACK_SIZE_RE =
 const PER_BASE_RE = /^per (kg|kilo|quilo|chilo|l|lt|litro|liter|litre)$/iu;
 const PER_HUNDRED_RE = /^per 100\s*(g|ml)$/iu;
 
+/** What a pack holds ("700 g", "2 x 350 g", "1 l"), in grams or millilitres, and which of them. */
+function packContent(packUnit: string): { mass: boolean; amount: number } | undefined {
+  const pack = PACK_SIZE_RE.exec(packUnit);
+  if (!pack) return undefined;
+  const unit = pack[3]!.toLowerCase();
+  const perUnit = unit === 'g' || unit === 'gr' || unit === 'ml' ? 1 : unit === 'cl' ? 10 : 1000;
+  const amount = Number(pack[1] ?? 1) * Number(pack[2]!.replace(',', '.')) * perUnit;
+  return { mass: /^(?:kg|kilos?|g|gr)$/u.test(unit), amount };
+}
+
 /**
  * Whether a price per 100 g or 100 ml is what a pack's `price` comes to ("200 g", "2,49 €", "1,25
  * €/100 g"): a reference price printed beside it. The per-100 price is rounded to the cent, so the
@@ -376,12 +386,9 @@ const PER_HUNDRED_RE = /^per 100\s*(g|ml)$/iu;
  */
 export function isPerHundredOf(rate: number, rateUnit: string, packUnit: string, price: number): boolean {
   const base = PER_HUNDRED_RE.exec(rateUnit)?.[1]?.toLowerCase();
-  const pack = PACK_SIZE_RE.exec(packUnit);
-  if (!base || !pack) return false;
-  const unit = pack[3]!.toLowerCase();
-  const grams = { g: 1, gr: 1, kg: 1000, kilo: 1000, kilos: 1000, ml: 1, cl: 10, l: 1000, lt: 1000 }[unit];
-  if (grams === undefined || /^(?:g|gr|kg|kilos?)$/u.test(unit) !== (base === 'g')) return false;
-  const hundreds = (Number(pack[1] ?? 1) * Number(pack[2]!.replace(',', '.')) * grams) / 100;
+  const pack = packContent(packUnit);
+  if (!base || !pack || pack.mass !== (base === 'g')) return false;
+  const hundreds = pack.amount / 100;
   return hundreds > 0 && Math.abs(rate * hundreds - price) <= hundreds * 0.005 + 0.001;
 }
 
@@ -392,13 +399,9 @@ export function isPerHundredOf(rate: number, rateUnit: string, packUnit: string,
  */
 export function packPriceFromRate(rate: number, rateUnit: string, packUnit: string): number | undefined {
   const base = PER_BASE_RE.exec(rateUnit)?.[1]?.toLowerCase();
-  const pack = PACK_SIZE_RE.exec(packUnit);
-  if (!base || !pack) return undefined;
-  const unit = pack[3]!.toLowerCase();
-  const mass = /^(?:kg|kilos?|g|gr)$/.test(unit);
-  if (mass !== /^(?:kg|kilo|quilo|chilo)$/u.test(base)) return undefined;
-  const perBase = unit === 'g' || unit === 'gr' || unit === 'ml' ? 1000 : unit === 'cl' ? 100 : 1;
-  const size = (Number(pack[1] ?? 1) * Number(pack[2]!.replace(',', '.'))) / perBase;
+  const pack = packContent(packUnit);
+  if (!base || !pack || pack.mass !== /^(?:kg|kilo|quilo|chilo)$/u.test(base)) return undefined;
+  const size = pack.amount / 1000;
   if (!(size > 0 && size <= 1)) return undefined;
   return round2(rate * size);
 }
