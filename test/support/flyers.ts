@@ -289,20 +289,39 @@ export function renderLines(lines: string[], scale: number): Uint8Array {
 /**
  * `imageOnlyFlyer`'s lines on a page (A4 unless `size` says) scanned whole at `dpi`: one picture of
  * the page's shape, the print the same size in points at any resolution (a dot is a point and a
- * half) unless `dot` gives its pixels.
+ * half) unless `dot` gives its pixels; laid `degrees` crooked on the scanner's glass when given
+ * (clockwise).
  */
 export async function scannedFlyer(
   lines: string[],
   dpi: number,
-  { size = A4, dot }: { size?: [number, number]; dot?: number } = {},
+  { size = A4, dot, degrees = 0 }: { size?: [number, number]; dot?: number; degrees?: number } = {},
 ): Promise<Uint8Array> {
   const [width, height] = size.map((points) => Math.round((points * dpi) / 72)) as [number, number];
   const scale = dot ?? Math.max(1, Math.round((1.5 * dpi) / 72));
   const pdf = await PDFDocument.create();
   const page = pdf.addPage(size);
-  const image = await pdf.embedPng(encodePng(width, height, 1, drawLines(lines, scale, width, height)));
+  const drawn = drawLines(lines, scale, width, height);
+  const scan = degrees === 0 ? drawn : turned(drawn, width, height, degrees);
+  const image = await pdf.embedPng(encodePng(width, height, 1, scan));
   page.drawImage(image, { x: 0, y: 0, width: size[0], height: size[1] });
   return pdf.save();
+}
+
+/** Grey pixels turned `degrees` clockwise about their centre (nearest pixel), white where uncovered. */
+function turned(pixels: Uint8Array, width: number, height: number, degrees: number): Uint8Array {
+  const out = new Uint8Array(width * height).fill(255);
+  const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const dx = x - width / 2;
+      const dy = y - height / 2;
+      const sx = Math.round(width / 2 + dx * cos + dy * sin);
+      const sy = Math.round(height / 2 - dx * sin + dy * cos);
+      if (sx >= 0 && sx < width && sy >= 0 && sy < height) out[y * width + x] = pixels[sy * width + sx]!;
+    }
+  }
+  return out;
 }
 
 /** Grey pixels, `width` × `height`, white with `lines` drawn from the top left at `scale` pixels per dot. */

@@ -2275,6 +2275,72 @@ describe('flyer reader', () => {
     }
   });
 
+  it.each([2.5, -2.5])(
+    "reads a price list scanned %s° crooked with each name beside its own price, not the next row's",
+    async (degrees) => {
+      // Wide rows a line apart: at 2.5° a row's price lies a line lower than its name.
+      const rows: Array<[string, number]> = [
+        ['APPLES', 1.29],
+        ['BUTTER', 3.49],
+        ['CARROTS', 2.89],
+        ['CHEESE', 5.99],
+        ['COFFEE', 7.99],
+        ['ONIONS', 1.19],
+        ['POTATOES', 2.49],
+        ['YOGURT', 4.59],
+      ];
+      const lines = rows.map(([name, price]) => `    ${name.padEnd(32)}$${price.toFixed(2)}`);
+      const offers = await extractAll(
+        await scannedFlyer(['    WEEKLY SPECIALS', '', ...lines], 150, { degrees }),
+      );
+      const paired = rows.filter(([name, price]) =>
+        offers.some((o) => o.product === name && o.discountedPrice === price),
+      );
+      expect(paired.length).toBeGreaterThanOrEqual(6);
+      // None with another row's price.
+      const prices = new Map(rows);
+      for (const offer of offers.filter((o) => prices.has(o.product))) {
+        expect(offer.discountedPrice).toBe(prices.get(offer.product));
+      }
+    },
+  );
+
+  it('places the words of a scan slightly crooked by the slope its lines keep (read as scanned, not resampled)', async () => {
+    // Rows 20 px apart on a 1240-px scan, 0.8° off: a price 1000 px right of its name lies 14 px
+    // lower, nearer the next row's name than its own.
+    const slope = Math.tan((0.8 * Math.PI) / 180);
+    const rows: Array<[string, string]> = [
+      ['BUTTER', '$3.49'],
+      ['CHEESE', '$5.99'],
+      ['COFFEE', '$7.99'],
+    ];
+    const word = (text: string, x: number, y: number) => ({
+      text,
+      x,
+      y: y + (x + 40 - 620) * slope,
+      width: 80,
+      height: 14,
+      confidence: 0.95,
+    });
+    const crooked: OcrEngine = {
+      levelled: (image) => Promise.resolve({ png: image, slope }),
+      recognize: () =>
+        Promise.resolve(
+          rows.flatMap(([name, price], i) => [word(name, 60, 200 + i * 20), word(price, 1060, 200 + i * 20)]),
+        ),
+      close: () => Promise.resolve(),
+    };
+    const offers = await extractAll(
+      await scannedFlyer(['WEEKLY SPECIALS'], 150),
+      new FlyerReader(new UnpdfReader(), crooked),
+    );
+    expect(offers.map((o) => [o.product, o.discountedPrice])).toEqual([
+      ['BUTTER', 3.49],
+      ['CHEESE', 5.99],
+      ['COFFEE', 7.99],
+    ]);
+  });
+
   it('reads an image-only page whose picture is JPEG 2000 (pdf.js decodes it in WebAssembly)', async () => {
     const offers = await extractAll(await jpeg2000Flyer());
     expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });

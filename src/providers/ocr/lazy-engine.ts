@@ -1,4 +1,12 @@
-import type { ImageRegion, OcrDocument, OcrEngine, OcrEngineOptions, OcrWord, PriceGlyphs } from './ocr.ts';
+import type {
+  ImageRegion,
+  LevelledPicture,
+  OcrDocument,
+  OcrEngine,
+  OcrEngineOptions,
+  OcrWord,
+  PriceGlyphs,
+} from './ocr.ts';
 
 /**
  * The OCR engine (tesseract.js and the native canvas) loaded at its first use: every process
@@ -19,6 +27,10 @@ export class LazyOcrEngine implements OcrEngine {
 
   async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
     return (await this.#loaded()).readPrices(image, regions);
+  }
+
+  async levelled(image: Buffer): Promise<LevelledPicture> {
+    return (await this.#loaded()).levelled(image);
   }
 
   async findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {

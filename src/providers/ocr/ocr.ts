@@ -34,6 +34,17 @@ export interface PriceGlyphs {
 }
 
 /**
+ * A picture to read in place of a scan whose lines of type lie crooked: turned level when they lie
+ * far off, and `slope`, how far down (image pixels) the lines left in it go a pixel to the right. A
+ * word's height on the level page is its box's, less `slope` times its centre's distance right of
+ * the picture's middle.
+ */
+export interface LevelledPicture {
+  png: Buffer;
+  slope: number;
+}
+
+/**
  * What the pages of one document have in common, noted by the engine as it reads them: the
  * language it found on a page is read directly on the next ones.
  */
@@ -63,6 +74,11 @@ export interface OcrEngine {
    * part apart (whole-page OCR garbles raised cents into "2%", "4”", "0°"). One result per region.
    */
   readPrices?(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>>;
+  /**
+   * The picture to read for a scan whose lines of type may lie crooked, and the slope its words'
+   * places are levelled by (see `LevelledPicture`); the same buffer and slope 0 when they lie level.
+   */
+  levelled?(image: Buffer): Promise<LevelledPicture>;
   /** Runs of glyphs at least `minHeight` tall on one baseline, found from the ink (big prices). */
   findTallGlyphRuns?(image: Buffer, minHeight: number): Promise<ImageRegion[]>;
   /**

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Canvas } from '@napi-rs/canvas';
 import { createWorker, PSM, type RecognizeOptions, type Worker, type WorkerParams } from 'tesseract.js';
-import type { ImageRegion, OcrDocument, OcrEngine, OcrEngineOptions, OcrWord, PriceGlyphs } from './ocr.ts';
+import type {
+  ImageRegion,
+  LevelledPicture,
+  OcrDocument,
+  OcrEngine,
+  OcrEngineOptions,
+  OcrWord,
+  PriceGlyphs,
+} from './ocr.ts';
 import { stackLines, wordsOnPage } from './line-stack.ts';
 import {
   mayHoldPrices,
@@ -23,6 +31,7 @@ import { withArabicIndicPrices } from './arabic-prices.ts';
 import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
+import { levelled } from './skew.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { withFoodsHeadingNames, withoutUnreadQualifiers } from './persian-names.ts';
 import {
@@ -283,6 +292,10 @@ export class TesseractEngine implements OcrEngine {
   async readPrices(image: Buffer, regions: readonly ImageRegion[]): Promise<Array<PriceGlyphs | undefined>> {
     if (regions.length === 0) return [];
     return readPriceGlyphs(await this.#digitsWorker(), image, regions);
+  }
+
+  async levelled(image: Buffer): Promise<LevelledPicture> {
+    return levelled(image);
   }
 
   findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {

@@ -172,15 +172,18 @@ export class FlyerReader implements FlyerSource {
     const images = source === 'drawn' ? await drawnPage(page, document) : await pictures(page, document);
     const items: LayoutItem[] = [];
     for (const image of images) {
-      const read = await this.#ocr.recognize(image.png, ocrDocument);
-      const words = await rereadBigPrices(this.#ocr, image.png, read);
+      // A page scanned crooked is read level, or its words' places are levelled (`LevelledPicture`).
+      const { png, slope } = (await this.#ocr.levelled?.(image.png)) ?? { png: image.png, slope: 0 };
+      const read = await this.#ocr.recognize(png, ocrDocument);
+      const words = await rereadBigPrices(this.#ocr, png, read);
       // The image is assumed to span the page's width (a scanned page); its words keep their layout.
       const scale = page.width / image.width;
       for (const word of words) {
+        const rise = (word.x + word.width / 2 - image.width / 2) * slope;
         items.push({
           text: word.text,
           x: word.x * scale,
-          y: word.y * scale,
+          y: (word.y - rise) * scale,
           width: word.width * scale,
           height: word.height * scale,
           confidence: word.confidence,
