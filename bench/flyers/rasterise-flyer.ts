@@ -13,13 +13,15 @@ const TEXT_LETTERS = 12;
 
 /**
  * The flyer with every page drawn to a JPEG at `dpi` and placed alone on a page of the same size:
- * what a shop's image export or a scan gives. Invisible OCR text is not drawn, so a flyer whose
- * text layer lies over page images becomes those images. `undefined` when no page has text.
+ * what a shop's image export or a scan gives (`degrees`: turned clockwise that far about its
+ * centre, white where uncovered, as a page laid crooked on a scanner). Invisible OCR text is not
+ * drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
+ * no page has text.
  */
 export async function rasteriseFlyer(
   bytes: Uint8Array,
   labels: FlyerLabels & Record<string, unknown>,
-  options: { dpi: number; quality: number },
+  options: { dpi: number; quality: number; degrees?: number },
 ): Promise<RasterisedFlyer | undefined> {
   const source = await new UnpdfReader().open(bytes);
   try {
@@ -36,6 +38,10 @@ export async function rasteriseFlyer(
       // A PDF page without a background is transparent where nothing is drawn: paper is white.
       context.fillStyle = '#ffffff';
       context.fillRect(0, 0, drawn.width, drawn.height);
+      const turn = ((options.degrees ?? 0) * Math.PI) / 180;
+      context.translate(drawn.width / 2, drawn.height / 2);
+      context.rotate(turn);
+      context.translate(-drawn.width / 2, -drawn.height / 2);
       context.drawImage(picture, 0, 0);
       const jpeg = await canvas.encode('jpeg', options.quality);
       const image = await pdf.embedJpg(jpeg);
@@ -48,8 +54,13 @@ export async function rasteriseFlyer(
       labels: {
         ...labels,
         kind: 'image-only',
-        rasterised: { from: labels.file, dpi: options.dpi, jpeg_quality: options.quality },
-        notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi JPEG pages, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
+        rasterised: {
+          from: labels.file,
+          dpi: options.dpi,
+          jpeg_quality: options.quality,
+          ...(options.degrees ? { degrees: options.degrees } : {}),
+        },
+        notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi JPEG pages${options.degrees ? `, laid ${options.degrees}° crooked` : ''}, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
       },
     };
   } finally {
