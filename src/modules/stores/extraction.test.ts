@@ -2306,8 +2306,9 @@ describe('flyer reader', () => {
   );
 
   it('places the words of a scan slightly crooked by the slope its lines keep (read as scanned, not resampled)', async () => {
-    // Rows 20 px apart on a 1240-px scan, 0.8° off: a price 1000 px right of its name lies 14 px
-    // lower, nearer the next row's name than its own.
+    // The engine answers the scan as it is and the slope its lines keep. Rows 20 px apart on a
+    // 1240-px scan, 0.8° off: a price 1000 px right of its name lies 14 px lower, nearer the next
+    // row's name than its own.
     const slope = Math.tan((0.8 * Math.PI) / 180);
     const rows: Array<[string, string]> = [
       ['BUTTER', '$3.49'],

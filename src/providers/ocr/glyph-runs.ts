@@ -1,8 +1,7 @@
-import { createCanvas } from '@napi-rs/canvas';
 import { isInk } from './ink.ts';
 import type { ImageRegion } from './ocr.ts';
 import { components, type Component } from './components.ts';
-import { decodedPicture } from './picture.ts';
+import { decodedPicture, scaledRgba } from './picture.ts';
 
 /** Components are found on the image scaled to at most this width (speed; prices stay large)… */
 const WORK_WIDTH = 700;
@@ -26,12 +25,7 @@ export async function findTallGlyphRuns(
     WORK_WIDTH / picture.width,
     Math.sqrt(WORK_PIXELS / (picture.width * picture.height)),
   );
-  const width = Math.max(1, Math.round(picture.width * scale));
-  const height = Math.max(1, Math.round(picture.height * scale));
-  const canvas = createCanvas(width, height);
-  const g = canvas.getContext('2d');
-  g.drawImage(picture, 0, 0, width, height);
-  const rgba = g.getImageData(0, 0, width, height).data;
+  const { width, height, rgba } = scaledRgba(picture, scale);
   const ink = new Uint8Array(width * height);
   for (let i = 0; i < ink.length; i += 1) ink[i] = isInk(rgba, i * 4) ? 1 : 0;
   const glyphs = components(ink, width, height).filter((c) => isGlyph(c, minHeight * scale, height, options));

@@ -17,6 +17,19 @@ export function decodedPicture(image: Buffer): Promise<Image> {
   return picture;
 }
 
+/** The picture drawn at `scale` times its size (each side at least a pixel), as RGBA pixels. */
+export function scaledRgba(
+  picture: Image,
+  scale: number,
+): { width: number; height: number; rgba: Uint8ClampedArray } {
+  const width = Math.max(1, Math.round(picture.width * scale));
+  const height = Math.max(1, Math.round(picture.height * scale));
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.drawImage(picture, 0, 0, width, height);
+  return { width, height, rgba: g.getImageData(0, 0, width, height).data };
+}
+
 /** Decoded pixels, row by row: 1 = grey, 3 = RGB, 4 = RGBA channels (as a PDF's images are). */
 export interface Pixels {
   width: number;

@@ -42,18 +42,21 @@ describe('skew of a scanned page', () => {
     expect(await levelled(level)).toEqual({ png: level, slope: 0 });
   });
 
-  it.each([1.2, -2, 4])('finds the angle of a page scanned %s° off and turns it level', async (degrees) => {
-    const crooked = page(degrees);
-    expect(estimateSkew(await loadImage(crooked)).degrees).toBeCloseTo(degrees, 0.7);
-    const { png, slope } = await levelled(crooked);
-    expect(slope).toBe(0);
-    expect(png).not.toBe(crooked);
-    const image = await loadImage(png);
-    expect([image.width, image.height]).toEqual([1240, 1754]);
-    expect(Math.abs(estimateSkew(image).degrees)).toBeLessThanOrEqual(0.2);
-  });
+  it.each([0.7, 1.2, -2, 4])(
+    'finds the angle of a page scanned %s° off and turns it level',
+    async (degrees) => {
+      const crooked = page(degrees);
+      expect(estimateSkew(await loadImage(crooked)).degrees).toBeCloseTo(degrees, 0.7);
+      const { png, slope } = await levelled(crooked);
+      expect(slope).toBe(0);
+      expect(png).not.toBe(crooked);
+      const image = await loadImage(png);
+      expect([image.width, image.height]).toEqual([1240, 1754]);
+      expect(Math.abs(estimateSkew(image).degrees)).toBeLessThanOrEqual(0.2);
+    },
+  );
 
-  it.each([0.5, -0.8])(
+  it.each([0.5, -0.4])(
     'reads a page %s° off as it was scanned (no resampling of small type), its words placed by the slope',
     async (degrees) => {
       const crooked = page(degrees);

@@ -1,5 +1,5 @@
 import { createCanvas, type Image } from '@napi-rs/canvas';
-import { decodedPicture } from './picture.ts';
+import { decodedPicture, scaledRgba } from './picture.ts';
 import { pngOf } from './png.ts';
 import type { LevelledPicture } from './ocr.ts';
 import { otsu } from './text-isolation.ts';
@@ -20,12 +20,12 @@ const MIN_SKEW_DEGREES = 0.3;
 /**
  * From this angle on the picture itself is turned level; below it the words are read off the scan
  * as it is and only their places are levelled. A turn resamples every pixel, which costs small type
- * more than a slight skew does (savegnago scanned 0.5° off: 70 offers of 133 read with the places
- * levelled, 69 as it was, 52 turned); further off, the detector's boxes of long lines take in their
- * neighbours' type (scanned 1.5° off: 83 offers of 188 over the real flyers as they were, 88 with
- * the places levelled, 105 turned).
+ * more than a slight skew does; further off, the detector's boxes of long lines take in their
+ * neighbours' type. The real flyers rasterised crooked (offers of 188 read right): 0.5° off, 108 as
+ * scanned, 112 with the places levelled, 96 turned; 0.7° off, 85, 93 and 101; 1.5° off, 83, 88 and
+ * 105.
  */
-const TURN_SKEW_DEGREES = 1;
+const TURN_SKEW_DEGREES = 0.6;
 
 function round(degrees: number): number {
   return Math.round(degrees / SKEW_STEP_DEGREES) * SKEW_STEP_DEGREES;
@@ -44,13 +44,7 @@ export interface SkewEstimate {
  * pixels by Otsu's cut of the page's grey levels are the ink; photos add ink at every angle alike.
  */
 export function estimateSkew(picture: Image): SkewEstimate {
-  const scale = Math.min(1, SKEW_WIDTH / picture.width);
-  const width = Math.max(1, Math.round(picture.width * scale));
-  const height = Math.max(1, Math.round(picture.height * scale));
-  const canvas = createCanvas(width, height);
-  const g = canvas.getContext('2d');
-  g.drawImage(picture, 0, 0, width, height);
-  const rgba = g.getImageData(0, 0, width, height).data;
+  const { width, height, rgba } = scaledRgba(picture, Math.min(1, SKEW_WIDTH / picture.width));
   const grey = new Uint8Array(width * height);
   const histogram = new Uint32Array(256);
   for (let i = 0; i < grey.length; i += 1) {
