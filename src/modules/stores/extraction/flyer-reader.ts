@@ -1,5 +1,5 @@
 import type { OcrDocument, OcrEngine } from '../../../providers/ocr/ocr.ts';
-import { encodePng } from '../../../providers/ocr/png.ts';
+import { compressedPng, encodePng } from '../../../providers/ocr/png.ts';
 import { withMisreadCurrencies } from './arabic-currency.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
 import {
@@ -149,9 +149,10 @@ export class FlyerReader implements FlyerSource {
     const images = await pictures(page, document);
     if (images.length === 0) return [];
     try {
+      // The pictures are stored PNGs, made to be passed within the process: compressed to be sent.
       return await this.#vision.offers(
         page.number,
-        images.map((i) => i.png),
+        images.map((i) => compressedPng(i.png)),
       );
     } catch {
       return []; // OCR still reads the page
