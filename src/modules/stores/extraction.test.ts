@@ -892,6 +892,28 @@ describe('layout parser', () => {
   });
 
   it.each([
+    'Limie de 20',
+    'Limite de 6 unid. por cliente',
+    'GANHE PAGUE',
+    'pegue',
+    'Fague',
+    'COMPRE PARTIR DE',
+    'Nesta',
+    'Ofertas válidas nesta embalagem',
+    'NO NOSSO CARTÃO',
+  ])('"%s", the words of a price\'s conditions (some read a letter off), is no product\'s name', (text) => {
+    // A card badge's or a limit's small print read as a line of its own stood as a tile's name.
+    expect(namesNothing(text)).toBe(true);
+  });
+
+  it.each(['Nestea', 'Carne', 'Rosso', 'Massa Leve', 'Cartola', 'Pão de forma'])(
+    '"%s", a letter from a condition\'s word or beside one, is still a name',
+    (text) => {
+      expect(namesNothing(text)).toBe(false);
+    },
+  );
+
+  it.each([
     'Kostenlose Lieferung innerhalb Berlins',
     'Free delivery on orders over',
     'Entrega grátis',
@@ -2535,6 +2557,12 @@ describe('flyer reader', () => {
           expect(request).toMatch(
             /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/,
           );
+        // Compressed to be sent: the reader hands pictures on within the process as stored PNGs.
+        const sent = Buffer.from(/(iVBORw0KGgo[A-Za-z0-9+/=]+)/.exec(request)![1]!, 'base64');
+        const width = sent.readUInt32BE(16);
+        const height = sent.readUInt32BE(20);
+        expect(width * height).toBeGreaterThan(100_000);
+        expect(sent.length).toBeLessThan((width * height) / 10);
 
         fake.script({ status: 500 }, { status: 500 });
         const read = await extractAll(bytes, seeing);

@@ -586,7 +586,7 @@ function onlyFunctionWords(named: string): boolean {
  * no product. Words of one letter ("à", "e", a misread sign) and currencies are not counted.
  */
 const LATIN_FUNCTION_WORDS = new Set(
-  'de del di da do das dos du des la le les el los las lo the and of for per pour por para für fur fir und mit with avec con com et ou or oder au al em en in on ao'.split(
+  'de del di da do das dos du des la le les el los las lo the and of for per pour por para für fur fir und mit with avec con com et ou or oder au al em en in on ao no na nos nas'.split(
     ' ',
   ),
 );
@@ -603,9 +603,40 @@ const PACK_WORDS = new Set(
 );
 
 /**
+ * Words of the conditions and badges printed around prices, never of a product: limits ("Limite de
+ * 20 unid. por cliente"), multi-buys ("Leve 3 pague 2", "Compre a partir de"), card and club
+ * prices ("No nosso cartão pague", "Save Ganhe"), a box's validity ("Ofertas válidas nesta
+ * embalagem"). OCR reads them as lines of their own, which stood as names over tiles' prices.
+ * Compared without accents.
+ */
+const NOTE_WORDS = new Set(
+  (
+    'limite limit limites partir pague paga pagá ganhe leve lleve levando llevando compre comprando compra ' +
+    'cliente clientes customer customers client clients kunde kunden desconto descuento exclusivo exclusiva ' +
+    'exclusivos cartão cartao tarjeta carte karte nosso nossa oferta ofertas válida válidas válido validas ' +
+    'nesta neste embalagem promoção promocao promoción'
+  )
+    .split(' ')
+    .map(withoutAccents),
+);
+/**
+ * Note words that OCR's reading a letter off still is ("Limie", "pegue", "Fague"): long enough, or
+ * distinct enough, that no food's or brand's name is a letter away. Not "nesta" ("Nestea"), "carte"
+ * ("carne"), "nosso" ("rosso").
+ */
+const NOTE_WORDS_MISREAD = [...NOTE_WORDS].filter((w) => w.length >= 6 || w === 'pague' || w === 'ganhe');
+
+const isNoteWord = (word: string): boolean =>
+  NOTE_WORDS.has(word) || (word.length >= 5 && NOTE_WORDS_MISREAD.some((known) => oneEditApart(word, known)));
+
+function withoutAccents(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}/gu, '');
+}
+
+/**
  * A whole name of Latin-script words that name nothing (see LATIN_FUNCTION_WORDS), with at most
- * words of a pack's size (PACK_WORDS). Asked of a whole offer's name: one line of a name stacked
- * over several ("CARNE / PARA / TAMALES") may be one.
+ * words of a pack's size (PACK_WORDS) and of a price's conditions (NOTE_WORDS). Asked of a whole
+ * offer's name: one line of a name stacked over several ("CARNE / PARA / TAMALES") may be one.
  */
 export function namesNothing(name: string): boolean {
   const words = name
@@ -613,7 +644,10 @@ export function namesNothing(name: string): boolean {
     .split(/\s+/u)
     .map((w) => w.replace(/[^\p{L}]/gu, '').toLowerCase())
     .filter((w) => w.length >= 2 && /^\p{Script=Latin}+$/u.test(w));
-  return words.length > 0 && words.every((w) => LATIN_FUNCTION_WORDS.has(w) || PACK_WORDS.has(w));
+  return (
+    words.length > 0 &&
+    words.every((w) => LATIN_FUNCTION_WORDS.has(w) || PACK_WORDS.has(w) || isNoteWord(withoutAccents(w)))
+  );
 }
 
 /**
