@@ -1639,6 +1639,31 @@ describe('layout parser', () => {
     ]);
   });
 
+  it("takes no name from a card badge's or a limit's small print over a price, OCR's letters off and all", () => {
+    // Savegnago at 300 dpi and JPEG quality 50: "GANHE PAGUE" of "SAVE GANHE PAGUE" stood as the
+    // name of the card price 12,90, and "Limie de 20 / cliente/compra" (Limite de 20 unid. por
+    // cliente) between "6,25" and the card price "5,95": the tile was listed at its regular price.
+    const badge = (smallPrint: string) =>
+      parseLayout([
+        ocrAt('Suco Maguary Seleção 1,35L', 330, 735, 92, 6),
+        ocrAt('13,90', 338, 742, 68, 23),
+        ocrAt(smallPrint, 380, 848, 40, 4),
+        ocrAt('12,90', 379, 851, 41, 21),
+      ]).map((o) => [o.product, o.discountedPrice, o.originalPrice]);
+    for (const smallPrint of ['GANHE PAGUE', 'NO NOSSO CARTÃO', 'pegue'])
+      expect(badge(smallPrint)).toEqual([['Suco Maguary Seleção', 12.9, 13.9]]);
+    const limited = parseLayout([
+      ocrAt('Óleo de soja Soya', 419, 311, 58, 8),
+      ocrAt('6,25', 412, 326, 62, 27),
+      ocrAt('Limie de 20', 429, 384, 35, 8),
+      ocrAt('Dor cliente/compra', 429, 390, 52, 6),
+      ocrAt('5,95', 426, 404, 43, 27),
+    ]);
+    expect(limited.map((o) => [o.product, o.discountedPrice, o.originalPrice])).toEqual([
+      ['Óleo de soja Soya', 5.95, 6.25],
+    ]);
+  });
+
   it("leaves out a pack's price per unit under its note, read across another column's line and a misread line of the note", () => {
     // Savegnago rasterised: the pack price "50,28" went unread; "Nesta embalagem / cada unidade sai
     // / por R$ 4,19" has its "por" read "orgs", and the next column's "CEAR" sits between its lines.

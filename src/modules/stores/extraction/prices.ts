@@ -614,7 +614,7 @@ const NOTE_WORDS = new Set(
     'limite limit limites partir pague paga pagá ganhe leve lleve levando llevando compre comprando compra ' +
     'cliente clientes customer customers client clients kunde kunden desconto descuento exclusivo exclusiva ' +
     'exclusivos cartão cartao tarjeta carte karte nosso nossa oferta ofertas válida válidas válido validas ' +
-    'nesta neste embalagem promoção promocao promoción'
+    'nesta neste embalagem promoção promocao promoción save sparen ahorra economize'
   )
     .split(' ')
     .map(withoutAccents),
@@ -639,15 +639,29 @@ function withoutAccents(word: string): string {
  * offer's name: one line of a name stacked over several ("CARNE / PARA / TAMALES") may be one.
  */
 export function namesNothing(name: string): boolean {
-  const words = name
-    .replace(CURRENCY_WORDS, ' ')
-    .split(/\s+/u)
-    .map((w) => w.replace(/[^\p{L}]/gu, '').toLowerCase())
-    .filter((w) => w.length >= 2 && /^\p{Script=Latin}+$/u.test(w));
+  const words = latinWords(name);
   return (
     words.length > 0 &&
     words.every((w) => LATIN_FUNCTION_WORDS.has(w) || PACK_WORDS.has(w) || isNoteWord(withoutAccents(w)))
   );
+}
+
+/**
+ * A line of a price's conditions alone ("Limite de 20 unid.", "GANHE PAGUE", "No nosso cartão"):
+ * words that name nothing, one of them a condition's. Unlike a line of function words alone, it is
+ * no line of a name stacked over several.
+ */
+function onlyConditions(text: string): boolean {
+  const words = latinWords(text);
+  return words.some((w) => isNoteWord(withoutAccents(w))) && namesNothing(text);
+}
+
+function latinWords(text: string): string[] {
+  return text
+    .replace(CURRENCY_WORDS, ' ')
+    .split(/\s+/u)
+    .map((w) => w.replace(/[^\p{L}]/gu, '').toLowerCase())
+    .filter((w) => w.length >= 2 && /^\p{Script=Latin}+$/u.test(w));
 }
 
 /**
@@ -742,6 +756,7 @@ export function looksLikeName(text: string): boolean {
     !NOT_A_PRODUCT.test(text) &&
     !isBadgeHeadline(text) &&
     !isPriceNote(text) &&
-    !isValidityStatement(text)
+    !isValidityStatement(text) &&
+    !onlyConditions(text)
   );
 }
