@@ -7,6 +7,7 @@ import {
   PDFName,
   popGraphicsState,
   pushGraphicsState,
+  setFillingGrayscaleColor,
   StandardFonts,
   rgb,
   type PDFFont,
@@ -306,6 +307,83 @@ export async function scannedFlyer(
   const image = await pdf.embedPng(encodePng(width, height, 1, scan));
   page.drawImage(image, { x: 0, y: 0, width: size[0], height: size[1] });
   return pdf.save();
+}
+
+/**
+ * `scannedFlyer`'s page scanned in black and white, as office scanners and copiers write it: a 1-bit
+ * image (8 pixels a byte, rows padded to bytes; a set bit is white: DeviceGray), deflated.
+ */
+export async function blackAndWhiteScan(lines: string[], dpi: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage(A4);
+  const { width, height, bits } = bitsOf(lines, dpi);
+  const scan = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 1 };
+  paintWhole(
+    page,
+    'Scan',
+    pdf.context.register(pdf.context.flateStream(bits, { ...scan, ColorSpace: 'DeviceGray' })),
+  );
+  return pdf.save();
+}
+
+/**
+ * `scannedFlyer`'s page as a scanner's compact PDF writes it (mixed raster content): a coarse
+ * picture of the page (a third of `dpi`, light grey paper without the print) under the print as a
+ * 1-bit stencil mask at `dpi`, painted black.
+ */
+export async function compactScan(lines: string[], dpi: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage(A4);
+  const [coarseWidth, coarseHeight] = A4.map((points) => Math.round((points * dpi) / 216)) as [
+    number,
+    number,
+  ];
+  const paper = new Uint8Array(coarseWidth * coarseHeight).fill(235);
+  const background = pdf.context.flateStream(paper, {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: coarseWidth,
+    Height: coarseHeight,
+    ColorSpace: 'DeviceGray',
+    BitsPerComponent: 8,
+  });
+  paintWhole(page, 'Paper', pdf.context.register(background));
+  const { width, height, bits } = bitsOf(lines, dpi);
+  const print = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 1 };
+  page.pushOperators(setFillingGrayscaleColor(0));
+  paintWhole(
+    page,
+    'Print',
+    pdf.context.register(pdf.context.flateStream(bits, { ...print, ImageMask: true })),
+  );
+  return pdf.save();
+}
+
+/** The lines drawn on an A4 page at `dpi` as 1-bit rows (8 pixels a byte; a set bit is paper). */
+function bitsOf(lines: string[], dpi: number): { width: number; height: number; bits: Uint8Array } {
+  const [width, height] = A4.map((points) => Math.round((points * dpi) / 72)) as [number, number];
+  const grey = drawLines(lines, Math.max(1, Math.round((1.5 * dpi) / 72)), width, height);
+  const stride = Math.ceil(width / 8);
+  const bits = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y += 1)
+    for (let x = 0; x < width; x += 1)
+      if (grey[y * width + x]! >= 128) bits[y * stride + (x >> 3)]! |= 0x80 >> (x & 7);
+  return { width, height, bits };
+}
+
+/** An image XObject painted over the whole A4 page. */
+function paintWhole(
+  page: PDFPage,
+  name: string,
+  image: ReturnType<PDFDocument['context']['register']>,
+): void {
+  page.node.setXObject(PDFName.of(name), image);
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(A4[0], 0, 0, A4[1], 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
 }
 
 /** Grey pixels turned `degrees` clockwise about their centre (nearest pixel), white where uncovered. */

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  blackAndWhiteScan,
+  compactScan,
   IMAGE_PAGE_LINES,
   imageOnlyFlyer,
   jpeg2000Flyer,
@@ -2387,6 +2389,18 @@ describe('flyer reader', () => {
       ['CHEESE', 5.99],
       ['COFFEE', 7.99],
     ]);
+  });
+
+  it('reads a page scanned in black and white (a 1-bit image) as scanned', async () => {
+    const offers = await extractAll(await blackAndWhiteScan(IMAGE_PAGE_LINES, 150));
+    expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });
+    expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
+  });
+
+  it("reads a scanner's compact PDF: the print a stencil mask over a coarse picture of the paper", async () => {
+    const offers = await extractAll(await compactScan(IMAGE_PAGE_LINES, 150));
+    expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });
+    expect(offers.find((o) => o.product.startsWith('TOMATO'))).toMatchObject({ discountedPrice: 1.49 });
   });
 
   it('reads an image-only page whose picture is JPEG 2000 (pdf.js decodes it in WebAssembly)', async () => {

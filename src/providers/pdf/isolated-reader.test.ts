@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { contentBombPdf, hugeImagePdf, manyPagesPdf } from '../../../test/support/hostile-pdfs.ts';
-import { multiPageFlyer } from '../../../test/support/flyers.ts';
+import {
+  blackAndWhiteScan,
+  compactScan,
+  IMAGE_PAGE_LINES,
+  multiPageFlyer,
+} from '../../../test/support/flyers.ts';
 import { DEFAULT_PDF_LIMITS, IsolatedPdfReader, PdfLimitExceeded } from './isolated-reader.ts';
 
 const limits = { ...DEFAULT_PDF_LIMITS, stepTimeoutMs: 20_000 };
@@ -12,6 +17,42 @@ describe('reading hostile PDFs in a bounded worker', () => {
     expect(doc.pageCount).toBe(2);
     const page = await doc.page(1);
     expect(page.items.length).toBeGreaterThan(0);
+    await doc.close();
+  });
+
+  it('gives a black-and-white scan (a 1-bit image) as a grey picture of the page', async () => {
+    // pdf.js hands 1-bit images over packed eight pixels a byte: the page looked as if it had none
+    // and was drawn at 216 dpi instead of read as scanned.
+    const doc = await new IsolatedPdfReader(limits).open(await blackAndWhiteScan(IMAGE_PAGE_LINES, 150));
+    const [scan, ...others] = await doc.images(1);
+    expect(others).toEqual([]);
+    expect(scan).toMatchObject({ width: 1240, height: 1754, channels: 1 });
+    const ink = scan!.data.filter((v) => v === 0).length;
+    expect(scan!.data.every((v) => v === 0 || v === 255)).toBe(true);
+    // White paper with the lines' ink on it (not inverted): a few per cent of the page is ink.
+    expect(ink / scan!.data.length).toBeGreaterThan(0.002);
+    expect(ink / scan!.data.length).toBeLessThan(0.1);
+    // The first line's first letter ("W", from the top left margin) is ink where the font says.
+    const dot = 3;
+    const margin = 8 * dot;
+    expect(scan!.data[margin * 1240 + margin]).toBe(0);
+    expect(scan!.data[margin * 1240 + margin + dot]).toBe(255);
+    await doc.close();
+  });
+
+  it("gives a compact scan's print (a stencil mask over a coarse picture) as a picture of its own", async () => {
+    // Alone, the coarse picture of the paper had the page's shape and was read as the whole scan.
+    const doc = await new IsolatedPdfReader(limits).open(await compactScan(IMAGE_PAGE_LINES, 150));
+    const images = await doc.images(1);
+    expect(images.map((i) => [i.width, i.height])).toEqual([
+      [413, 585],
+      [1240, 1754],
+    ]);
+    expect(images[1]!.channels).toBe(1);
+    const print = images[1]!.data;
+    const ink = print.filter((v) => v === 0).length / print.length;
+    expect(ink).toBeGreaterThan(0.002);
+    expect(ink).toBeLessThan(0.1);
     await doc.close();
   });
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { definePDFJSModule, extractImages, getDocumentProxy, renderPageAsImage } from 'unpdf';
+import { definePDFJSModule, getDocumentProxy, getResolvedPDFJS, renderPageAsImage } from 'unpdf';
 import {
   InvalidPdfError,
   type PdfDocument,
@@ -96,16 +96,60 @@ async function readPage(proxy: DocumentProxy, number: number): Promise<PdfPage> 
   return { number, width: viewport.width, height: viewport.height, items };
 }
 
+/**
+ * The page's raster images as pdf.js decodes them, in the order they are painted. A 1-bit image (a
+ * black-and-white scan: CCITT fax or JBIG2, what office scanners and copiers write) comes packed
+ * eight pixels a byte; it is unpacked to grey, else the page looked as if it held no picture. So is
+ * a stencil mask (its ink black): a scanner's compact PDF paints its text as masks over a coarse
+ * picture of the page, which alone looked like the whole scan.
+ */
 async function readImages(proxy: DocumentProxy, number: number, maxPixels: number): Promise<RasterImage[]> {
-  const images = await extractImages(proxy, number);
-  return images
-    .filter((image) => image.width * image.height <= maxPixels)
-    .map((image) => ({
-      width: image.width,
-      height: image.height,
-      channels: image.channels,
-      data: image.data,
-    }));
+  const { OPS, ImageKind } = await getResolvedPDFJS();
+  const page = await proxy.getPage(number);
+  const operators = await page.getOperatorList();
+  const images: RasterImage[] = [];
+  for (let i = 0; i < operators.fnArray.length; i += 1) {
+    const fn = operators.fnArray[i];
+    if (fn !== OPS.paintImageXObject && fn !== OPS.paintImageMaskXObject) continue;
+    const mask = fn === OPS.paintImageMaskXObject;
+    const args = operators.argsArray[i] as [string | { data: string }];
+    const key = typeof args[0] === 'string' ? args[0] : args[0].data;
+    const objects = key.startsWith('g_') ? page.commonObjs : page.objs;
+    const image = (await new Promise((resolve) => objects.get(key, resolve))) as DecodedImage | undefined;
+    if (!image?.data || !image.width || !image.height || image.width * image.height > maxPixels) continue;
+    if (mask || image.kind === ImageKind.GRAYSCALE_1BPP) {
+      images.push(unpackedBits(image.width, image.height, image.data));
+      continue;
+    }
+    const channels = image.data.length / (image.width * image.height);
+    if (channels === 1 || channels === 3 || channels === 4)
+      images.push({ width: image.width, height: image.height, channels, data: image.data });
+  }
+  return images;
+}
+
+interface DecodedImage {
+  width: number;
+  height: number;
+  kind?: number;
+  data?: Uint8ClampedArray;
+}
+
+/**
+ * A 1-bit image or stencil mask (rows padded to whole bytes; a set bit is white, or unpainted, as
+ * pdf.js draws them) as 8-bit grey.
+ */
+function unpackedBits(width: number, height: number, data: Uint8ClampedArray): RasterImage {
+  const grey = new Uint8ClampedArray(width * height);
+  const stride = Math.ceil(width / 8);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * stride;
+    for (let x = 0; x < width; x += 1) {
+      const byte = data[row + (x >> 3)] ?? 0xff;
+      grey[y * width + x] = (byte >> (7 - (x & 7))) & 1 ? 255 : 0;
+    }
+  }
+  return { width, height, channels: 1, data: grey };
 }
 
 /** pdf.js drawing on @napi-rs/canvas (prebuilt, no system libraries), within the pixel budget. */
