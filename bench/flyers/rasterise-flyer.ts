@@ -1,5 +1,13 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { PDFDocument } from 'pdf-lib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+  type PDFPage,
+} from 'pdf-lib';
 import { UnpdfReader } from '../../src/providers/pdf/unpdf-reader.ts';
 import type { FlyerLabels } from './scoring.ts';
 
@@ -14,14 +22,15 @@ const TEXT_LETTERS = 12;
 /**
  * The flyer with every page drawn to a JPEG at `dpi` and placed alone on a page of the same size:
  * what a shop's image export or a scan gives (`degrees`: turned clockwise that far about its
- * centre, white where uncovered, as a page laid crooked on a scanner). Invisible OCR text is not
- * drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
+ * centre, white where uncovered, as a page laid crooked on a scanner; `bilevel`: a 1-bit picture,
+ * as a scanner or copier in black and white writes it, ink where the page is darker than mid-grey,
+ * in place of the JPEG). Invisible OCR text is not drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
  * no page has text.
  */
 export async function rasteriseFlyer(
   bytes: Uint8Array,
   labels: FlyerLabels & Record<string, unknown>,
-  options: { dpi: number; quality: number; degrees?: number },
+  options: { dpi: number; quality: number; degrees?: number; bilevel?: boolean },
 ): Promise<RasterisedFlyer | undefined> {
   const source = await new UnpdfReader().open(bytes);
   try {
@@ -43,9 +52,14 @@ export async function rasteriseFlyer(
       context.rotate(turn);
       context.translate(-drawn.width / 2, -drawn.height / 2);
       context.drawImage(picture, 0, 0);
+      const out = pdf.addPage([page.width, page.height]);
+      if (options.bilevel) {
+        const rgba = context.getImageData(0, 0, drawn.width, drawn.height).data;
+        paintBilevel(pdf, out, drawn.width, drawn.height, rgba);
+        continue;
+      }
       const jpeg = await canvas.encode('jpeg', options.quality);
       const image = await pdf.embedJpg(jpeg);
-      const out = pdf.addPage([page.width, page.height]);
       out.drawImage(image, { x: 0, y: 0, width: page.width, height: page.height });
     }
     if (textPages === 0) return undefined;
@@ -59,11 +73,47 @@ export async function rasteriseFlyer(
           dpi: options.dpi,
           jpeg_quality: options.quality,
           ...(options.degrees ? { degrees: options.degrees } : {}),
+          ...(options.bilevel ? { bilevel: true } : {}),
         },
-        notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi JPEG pages${options.degrees ? `, laid ${options.degrees}° crooked` : ''}, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
+        notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi ${options.bilevel ? '1-bit' : 'JPEG'} pages${options.degrees ? `, laid ${options.degrees}° crooked` : ''}, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
       },
     };
   } finally {
     await source.close();
   }
+}
+
+/** The page's pixels as a 1-bit image over the whole page (8 pixels a byte; a set bit is paper). */
+function paintBilevel(
+  pdf: PDFDocument,
+  page: PDFPage,
+  width: number,
+  height: number,
+  rgba: Uint8ClampedArray,
+) {
+  const stride = Math.ceil(width / 8);
+  const bits = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const i = (y * width + x) * 4;
+      const luminance = 0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!;
+      if (luminance >= 128) bits[y * stride + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+  }
+  const scan = pdf.context.flateStream(bits, {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: width,
+    Height: height,
+    ColorSpace: 'DeviceGray',
+    BitsPerComponent: 1,
+  });
+  page.node.setXObject(PDFName.of('Scan'), pdf.context.register(scan));
+  const { width: pageWidth, height: pageHeight } = page.getSize();
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(pageWidth, 0, 0, pageHeight, 0, 0),
+    drawObject('Scan'),
+    popGraphicsState(),
+  );
 }

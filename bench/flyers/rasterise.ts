@@ -5,12 +5,13 @@ import { rasteriseFlyer } from './rasterise-flyer.ts';
 import type { FlyerLabels } from './scoring.ts';
 
 /**
- * npm run flyers:rasterise [-- --dir <folder> ...] [--out <folder>] [--dpi <n>] [--quality <0-100>] [--degrees <n>]
+ * npm run flyers:rasterise [-- --dir <folder> ...] [--out <folder>] [--dpi <n>] [--quality <0-100>] [--degrees <n>] [--bilevel]
  * Turns every labelled flyer of a folder that has a text layer into an image-only one: each page
  * drawn by pdf.js at `--dpi` (default 150, what flyer sites export), saved as a JPEG page in a PDF
  * with no text, its labels beside it. Real layouts, faces and photos nobody here designed, read by
  * OCR alone: a measure of the image path that the generator's own drawing cannot give. `--degrees`
- * lays each page that far crooked (clockwise, about its centre), as a paper flyer on a scanner.
+ * lays each page that far crooked (clockwise, about its centre), as a paper flyer on a scanner;
+ * `--bilevel` makes each page a 1-bit picture, as a scanner or copier in black and white does.
  * Default: the shared real flyers (`../shared/data/flyers-real`, `../shared/data/flyers`) into
  * `bench/flyers/rasterised/`, which `npm run flyers:score` reads when it is there.
  */
@@ -25,6 +26,7 @@ const out = path.resolve(valuesOf('--out')[0] ?? path.join(root, 'bench/flyers/r
 const dpi = Number(valuesOf('--dpi')[0] ?? 150);
 const quality = Number(valuesOf('--quality')[0] ?? 85);
 const degrees = Number(valuesOf('--degrees')[0] ?? 0);
+const bilevel = args.includes('--bilevel');
 if (!(dpi >= 50 && dpi <= 400) || !(quality >= 10 && quality <= 100) || !(Math.abs(degrees) <= 10)) {
   console.error('--dpi must be 50-400, --quality 10-100 and --degrees -10-10');
   process.exit(1);
@@ -47,6 +49,7 @@ for (const dir of dirs) {
       dpi,
       quality,
       degrees,
+      bilevel,
     });
     if (!flyer) {
       console.log(`skipped ${file}: no text layer (already image-only)`);
@@ -61,4 +64,4 @@ for (const dir of dirs) {
     written += 1;
   }
 }
-console.log(`${written} flyers in ${out} (${dpi} dpi, JPEG quality ${quality})`);
+console.log(`${written} flyers in ${out} (${dpi} dpi, ${bilevel ? '1-bit' : `JPEG quality ${quality}`})`);
