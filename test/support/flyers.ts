@@ -296,17 +296,33 @@ export function renderLines(lines: string[], scale: number): Uint8Array {
 export async function scannedFlyer(
   lines: string[],
   dpi: number,
-  { size = A4, dot, degrees = 0 }: { size?: [number, number]; dot?: number; degrees?: number } = {},
+  {
+    size = A4,
+    dot,
+    degrees = 0,
+    quarterTurns = 0,
+  }: { size?: [number, number]; dot?: number; degrees?: number; quarterTurns?: 0 | 1 | 2 | 3 } = {},
 ): Promise<Uint8Array> {
   const [width, height] = size.map((points) => Math.round((points * dpi) / 72)) as [number, number];
   const scale = dot ?? Math.max(1, Math.round((1.5 * dpi) / 72));
-  const pdf = await PDFDocument.create();
-  const page = pdf.addPage(size);
   const drawn = drawLines(lines, scale, width, height);
-  const scan = degrees === 0 ? drawn : turned(drawn, width, height, degrees);
-  const image = await pdf.embedPng(encodePng(width, height, 1, scan));
-  page.drawImage(image, { x: 0, y: 0, width: size[0], height: size[1] });
+  let scan = { pixels: degrees === 0 ? drawn : turned(drawn, width, height, degrees), width, height };
+  for (let turn = 0; turn < quarterTurns; turn += 1) scan = quarterTurn(scan);
+  const pdf = await PDFDocument.create();
+  // Fed sideways, the page is scanned as one lying on its side.
+  const sheet: [number, number] = quarterTurns % 2 === 0 ? size : [size[1], size[0]];
+  const page = pdf.addPage(sheet);
+  const image = await pdf.embedPng(encodePng(scan.width, scan.height, 1, scan.pixels));
+  page.drawImage(image, { x: 0, y: 0, width: sheet[0], height: sheet[1] });
   return pdf.save();
+}
+
+/** Grey pixels turned a quarter clockwise. */
+function quarterTurn({ pixels, width, height }: { pixels: Uint8Array; width: number; height: number }) {
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y += 1)
+    for (let x = 0; x < width; x += 1) out[x * height + (height - 1 - y)] = pixels[y * width + x]!;
+  return { pixels: out, width: height, height: width };
 }
 
 /**

@@ -2391,6 +2391,24 @@ describe('flyer reader', () => {
     ]);
   });
 
+  it.each([
+    { quarterTurns: 1, how: 'sideways' },
+    { quarterTurns: 2, how: 'upside down' },
+    { quarterTurns: 3, how: 'sideways the other way' },
+  ] as const)('reads a page scanned $how upright', async ({ quarterTurns }) => {
+    // Read as it lay, its lines of type stood on end or upside down: no offer at all.
+    const lines = [
+      'WEEKLY SPECIALS',
+      'COFFEE      $7.99',
+      'TOMATO SOUP     $1.49',
+      'BUTTER    $3.49',
+      'CHEESE     $5.99',
+    ];
+    const offers = await extractAll(await scannedFlyer(lines, 150, { quarterTurns }));
+    expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });
+    expect(offers.find((o) => o.product === 'CHEESE')).toMatchObject({ discountedPrice: 5.99 });
+  });
+
   it('reads a page scanned in black and white (a 1-bit image) as scanned', async () => {
     const offers = await extractAll(await blackAndWhiteScan(IMAGE_PAGE_LINES, 150));
     expect(offers.find((o) => o.product === 'COFFEE')).toMatchObject({ discountedPrice: 7.99, page: 1 });

@@ -33,6 +33,10 @@ export class LazyOcrEngine implements OcrEngine {
     return (await this.#loaded()).levelled(image);
   }
 
+  async upright(image: Buffer): Promise<Buffer | undefined> {
+    return (await this.#loaded()).upright(image);
+  }
+
   async findTallGlyphRuns(image: Buffer, minHeight: number): Promise<ImageRegion[]> {
     return (await this.#loaded()).findTallGlyphRuns(image, minHeight);
   }

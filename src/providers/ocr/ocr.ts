@@ -79,6 +79,12 @@ export interface OcrEngine {
    * places are levelled by (see `LevelledPicture`); the same buffer and slope 0 when they lie level.
    */
   levelled?(image: Buffer): Promise<LevelledPicture>;
+  /**
+   * The picture turned upright when its type stands sideways or upside down (a page scanned so, a
+   * landscape spread on a portrait page), by the page's script's orientation; undefined when it
+   * stands upright or that is unsure.
+   */
+  upright?(image: Buffer): Promise<Buffer | undefined>;
   /** Runs of glyphs at least `minHeight` tall on one baseline, found from the ink (big prices). */
   findTallGlyphRuns?(image: Buffer, minHeight: number): Promise<ImageRegion[]>;
   /**

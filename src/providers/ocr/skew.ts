@@ -123,3 +123,16 @@ export async function levelled(image: Buffer): Promise<LevelledPicture> {
   g.drawImage(picture, 0, 0);
   return { png: pngOf(canvas), slope: 0 };
 }
+
+/** The picture turned `degrees` clockwise, a multiple of 90 (a quarter turn swaps its sides). */
+export async function quarterTurned(image: Buffer, degrees: 90 | 180 | 270): Promise<Buffer> {
+  const picture = await decodedPicture(image);
+  const sideways = degrees !== 180;
+  const [width, height] = sideways ? [picture.height, picture.width] : [picture.width, picture.height];
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.translate(width / 2, height / 2);
+  g.rotate((degrees * Math.PI) / 180);
+  g.drawImage(picture, -picture.width / 2, -picture.height / 2);
+  return pngOf(canvas);
+}
