@@ -34,4 +34,18 @@ describe('flyers rasterised for the OCR path', () => {
     expect(ink).toBeLessThan(0.5);
     await doc.close();
   });
+
+  it('turns each page a quarter clockwise (--quarter-turns 1): a landscape sheet, the picture on its side', async () => {
+    const source = await rowFlyer();
+    const upright = await new UnpdfReader().open(source.bytes);
+    const { width, height } = await upright.page(1);
+    await upright.close();
+    const flyer = await rasteriseFlyer(source.bytes, labels, { dpi: 72, quality: 85, quarterTurns: 1 });
+    const doc = await new UnpdfReader().open(flyer!.pdf);
+    const page = await doc.page(1);
+    const [picture] = await doc.images(1);
+    expect([page.width, page.height]).toEqual([height, width]);
+    expect([picture!.width, picture!.height]).toEqual([Math.round(height), Math.round(width)]);
+    await doc.close();
+  });
 });

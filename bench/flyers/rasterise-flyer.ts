@@ -1,4 +1,4 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import {
   concatTransformationMatrix,
   drawObject,
@@ -24,13 +24,14 @@ const TEXT_LETTERS = 12;
  * what a shop's image export or a scan gives (`degrees`: turned clockwise that far about its
  * centre, white where uncovered, as a page laid crooked on a scanner; `bilevel`: a 1-bit picture,
  * as a scanner or copier in black and white writes it, ink where the page is darker than mid-grey,
- * in place of the JPEG). Invisible OCR text is not drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
+ * in place of the JPEG; `quarterTurns`: the page turned that many quarters clockwise, as a flyer fed
+ * to a scanner sideways or upside down). Invisible OCR text is not drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
  * no page has text.
  */
 export async function rasteriseFlyer(
   bytes: Uint8Array,
   labels: FlyerLabels & Record<string, unknown>,
-  options: { dpi: number; quality: number; degrees?: number; bilevel?: boolean },
+  options: { dpi: number; quality: number; degrees?: number; bilevel?: boolean; quarterTurns?: number },
 ): Promise<RasterisedFlyer | undefined> {
   const source = await new UnpdfReader().open(bytes);
   try {
@@ -52,15 +53,18 @@ export async function rasteriseFlyer(
       context.rotate(turn);
       context.translate(-drawn.width / 2, -drawn.height / 2);
       context.drawImage(picture, 0, 0);
-      const out = pdf.addPage([page.width, page.height]);
+      const turns = (options.quarterTurns ?? 0) % 4;
+      const sheet = turns % 2 === 0 ? [page.width, page.height] : [page.height, page.width];
+      const scan = turns === 0 ? canvas : quarterTurned(canvas, turns);
+      const out = pdf.addPage(sheet as [number, number]);
       if (options.bilevel) {
-        const rgba = context.getImageData(0, 0, drawn.width, drawn.height).data;
-        paintBilevel(pdf, out, drawn.width, drawn.height, rgba);
+        const rgba = scan.getContext('2d').getImageData(0, 0, scan.width, scan.height).data;
+        paintBilevel(pdf, out, scan.width, scan.height, rgba);
         continue;
       }
-      const jpeg = await canvas.encode('jpeg', options.quality);
+      const jpeg = await scan.encode('jpeg', options.quality);
       const image = await pdf.embedJpg(jpeg);
-      out.drawImage(image, { x: 0, y: 0, width: page.width, height: page.height });
+      out.drawImage(image, { x: 0, y: 0, width: sheet[0]!, height: sheet[1]! });
     }
     if (textPages === 0) return undefined;
     return {
@@ -74,6 +78,7 @@ export async function rasteriseFlyer(
           jpeg_quality: options.quality,
           ...(options.degrees ? { degrees: options.degrees } : {}),
           ...(options.bilevel ? { bilevel: true } : {}),
+          ...(options.quarterTurns ? { quarter_turns: options.quarterTurns } : {}),
         },
         notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi ${options.bilevel ? '1-bit' : 'JPEG'} pages${options.degrees ? `, laid ${options.degrees}° crooked` : ''}, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
       },
@@ -116,4 +121,15 @@ function paintBilevel(
     drawObject('Scan'),
     popGraphicsState(),
   );
+}
+
+/** The canvas turned `turns` quarters clockwise (a quarter turn swaps its sides). */
+function quarterTurned(canvas: Canvas, turns: number): Canvas {
+  const [width, height] = turns % 2 === 0 ? [canvas.width, canvas.height] : [canvas.height, canvas.width];
+  const turned = createCanvas(width, height);
+  const g = turned.getContext('2d');
+  g.translate(width / 2, height / 2);
+  g.rotate((turns * Math.PI) / 2);
+  g.drawImage(canvas, -canvas.width / 2, -canvas.height / 2);
+  return turned;
 }

@@ -5,13 +5,14 @@ import { rasteriseFlyer } from './rasterise-flyer.ts';
 import type { FlyerLabels } from './scoring.ts';
 
 /**
- * npm run flyers:rasterise [-- --dir <folder> ...] [--out <folder>] [--dpi <n>] [--quality <0-100>] [--degrees <n>] [--bilevel]
+ * npm run flyers:rasterise [-- --dir <folder> ...] [--out <folder>] [--dpi <n>] [--quality <0-100>] [--degrees <n>] [--bilevel] [--quarter-turns <1-3>]
  * Turns every labelled flyer of a folder that has a text layer into an image-only one: each page
  * drawn by pdf.js at `--dpi` (default 150, what flyer sites export), saved as a JPEG page in a PDF
  * with no text, its labels beside it. Real layouts, faces and photos nobody here designed, read by
  * OCR alone: a measure of the image path that the generator's own drawing cannot give. `--degrees`
  * lays each page that far crooked (clockwise, about its centre), as a paper flyer on a scanner;
- * `--bilevel` makes each page a 1-bit picture, as a scanner or copier in black and white does.
+ * `--bilevel` makes each page a 1-bit picture, as a scanner or copier in black and white does;
+ * `--quarter-turns` turns each page that many quarters clockwise (fed sideways or upside down).
  * Default: the shared real flyers (`../shared/data/flyers-real`, `../shared/data/flyers`) into
  * `bench/flyers/rasterised/`, which `npm run flyers:score` reads when it is there.
  */
@@ -27,8 +28,14 @@ const dpi = Number(valuesOf('--dpi')[0] ?? 150);
 const quality = Number(valuesOf('--quality')[0] ?? 85);
 const degrees = Number(valuesOf('--degrees')[0] ?? 0);
 const bilevel = args.includes('--bilevel');
-if (!(dpi >= 50 && dpi <= 400) || !(quality >= 10 && quality <= 100) || !(Math.abs(degrees) <= 10)) {
-  console.error('--dpi must be 50-400, --quality 10-100 and --degrees -10-10');
+const quarterTurns = Number(valuesOf('--quarter-turns')[0] ?? 0);
+if (
+  !(dpi >= 50 && dpi <= 400) ||
+  !(quality >= 10 && quality <= 100) ||
+  !(Math.abs(degrees) <= 10) ||
+  ![0, 1, 2, 3].includes(quarterTurns)
+) {
+  console.error('--dpi must be 50-400, --quality 10-100, --degrees -10-10 and --quarter-turns 0-3');
   process.exit(1);
 }
 
@@ -50,6 +57,7 @@ for (const dir of dirs) {
       quality,
       degrees,
       bilevel,
+      quarterTurns,
     });
     if (!flyer) {
       console.log(`skipped ${file}: no text layer (already image-only)`);
