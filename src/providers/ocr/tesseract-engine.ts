@@ -42,6 +42,7 @@ import {
   type SpellingLanguage,
 } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
+import { CONFIDENT, confidentLetters, lettersIn } from './letters.ts';
 import { pricesIn, stripsWithFigures, withMisreadPrices } from './display-prices.ts';
 import { practicePage } from './practice-page.ts';
 
@@ -67,7 +68,6 @@ function combinedDataPath(codes: readonly string[]): string {
  * is likely in another script, and is read again as Persian and Arabic (fas+ara).
  */
 const OTHER_SCRIPT_SHARE = 0.25;
-const CONFIDENT = 0.7;
 /** The price recogniser's mean character probability from which its reading of a line is kept. */
 const PRICE_SURE = 0.8;
 /** …and from which its reading of a line the page reading read stands over that reading. */
@@ -488,15 +488,9 @@ async function readWords(worker: Worker, image: Buffer, segmentation?: PSM): Pro
   return words;
 }
 
-const letters = (word: OcrWord) => (word.text.match(/\p{L}/gu) ?? []).length;
-
-function confidentLetters(words: readonly OcrWord[]): number {
-  return words.filter((w) => w.confidence >= CONFIDENT).reduce((sum, w) => sum + letters(w), 0);
-}
-
 /** The share of the words' letters that are Arabic script (Persian, Arabic). */
 function arabicScriptShare(words: readonly OcrWord[]): number {
-  const all = words.reduce((sum, w) => sum + letters(w), 0);
+  const all = lettersIn(words);
   const arabic = words.reduce((sum, w) => sum + (w.text.match(/\p{Script=Arabic}/gu) ?? []).length, 0);
   return all === 0 ? 0 : arabic / all;
 }
@@ -523,7 +517,7 @@ function isArabicScriptReading(words: readonly OcrWord[]): boolean {
 }
 
 function confidentLetterShare(words: readonly OcrWord[]): number {
-  const all = words.reduce((sum, w) => sum + letters(w), 0);
+  const all = lettersIn(words);
   return all === 0 ? 1 : confidentLetters(words) / all;
 }
 

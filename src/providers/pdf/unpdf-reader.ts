@@ -112,8 +112,10 @@ async function readImages(proxy: DocumentProxy, number: number, maxPixels: numbe
     const fn = operators.fnArray[i];
     if (fn !== OPS.paintImageXObject && fn !== OPS.paintImageMaskXObject) continue;
     const mask = fn === OPS.paintImageMaskXObject;
-    const args = operators.argsArray[i] as [string | { data: string }];
-    const key = typeof args[0] === 'string' ? args[0] : args[0].data;
+    const [painted] = operators.argsArray[i] as [unknown];
+    // An image's key, or a mask's ({data: key}); anything else (a mask's pixels inline) is passed over.
+    const key = typeof painted === 'string' ? painted : (painted as { data?: unknown } | undefined)?.data;
+    if (typeof key !== 'string') continue;
     const objects = key.startsWith('g_') ? page.commonObjs : page.objs;
     const image = (await new Promise((resolve) => objects.get(key, resolve))) as DecodedImage | undefined;
     if (!image?.data || !image.width || !image.height || image.width * image.height > maxPixels) continue;

@@ -1,4 +1,5 @@
-import type { OcrDocument, OcrEngine } from '../../../providers/ocr/ocr.ts';
+import type { OcrDocument, OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
+import { confidentLetters, lettersIn } from '../../../providers/ocr/letters.ts';
 import { compressedPng, encodePng } from '../../../providers/ocr/png.ts';
 import { withMisreadCurrencies } from './arabic-currency.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
@@ -234,24 +235,16 @@ export class FlyerReader implements FlyerSource {
  */
 const UPRIGHT_CHECK_LETTERS = 80;
 const UPRIGHT_CHECK_SHARE = 0.5;
-const CONFIDENT_WORD = 0.7;
 
-type ReadWord = { text: string; confidence: number };
-const lettersOf = (words: readonly ReadWord[]): number =>
-  words.reduce((n, w) => n + (w.text.match(/\p{L}/gu) ?? []).length, 0);
-
-function readsUpright(words: readonly ReadWord[]): boolean {
+function readsUpright(words: readonly OcrWord[]): boolean {
   const confident = confidentLetters(words);
-  return confident >= UPRIGHT_CHECK_LETTERS && confident >= lettersOf(words) * UPRIGHT_CHECK_SHARE;
+  return confident >= UPRIGHT_CHECK_LETTERS && confident >= lettersIn(words) * UPRIGHT_CHECK_SHARE;
 }
 
 function restore(document: OcrDocument, state: OcrDocument): void {
   for (const key of Object.keys(document) as Array<keyof OcrDocument>) delete document[key];
   Object.assign(document, state);
 }
-
-const confidentLetters = (words: readonly ReadWord[]): number =>
-  lettersOf(words.filter((w) => w.confidence >= CONFIDENT_WORD));
 
 interface PagePicture {
   png: Buffer;
