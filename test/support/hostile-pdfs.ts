@@ -1,5 +1,12 @@
 import { createDeflate } from 'node:zlib';
-import { PDFDocument } from 'pdf-lib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+} from 'pdf-lib';
 
 /** PDFs built to hurt a reader: each one small on the wire. */
 
@@ -83,4 +90,33 @@ export async function contentBombPdf(inflateBytes: number): Promise<Uint8Array> 
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R >>',
     stream('/Filter /FlateDecode', content),
   ]);
+}
+
+/**
+ * A page painting `count` stencil masks of `width` × `height`, each within the image-size limit and
+ * deflating to a few kilobytes: unpacked to grey, they would take `count` × width × height bytes.
+ */
+export async function manyMasksPdf(count: number, width: number, height: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([600, 800]);
+  const bits = new Uint8Array(Math.ceil(width / 8) * height).fill(0xaa);
+  const mask = {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: width,
+    Height: height,
+    BitsPerComponent: 1,
+    ImageMask: true,
+  };
+  for (let i = 0; i < count; i += 1) {
+    // Each an XObject of its own: pdf.js decodes every one.
+    page.node.setXObject(PDFName.of(`M${i}`), pdf.context.register(pdf.context.flateStream(bits, mask)));
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(600, 0, 0, 800, 0, 0),
+      drawObject(`M${i}`),
+      popGraphicsState(),
+    );
+  }
+  return pdf.save();
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contentBombPdf, hugeImagePdf, manyPagesPdf } from '../../../test/support/hostile-pdfs.ts';
+import {
+  contentBombPdf,
+  hugeImagePdf,
+  manyMasksPdf,
+  manyPagesPdf,
+} from '../../../test/support/hostile-pdfs.ts';
 import {
   blackAndWhiteScan,
   compactScan,
@@ -69,6 +74,17 @@ describe('reading hostile PDFs in a bounded worker', () => {
     const error = await doc.images(1).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/image on page 1 is larger than 50000000 pixels/);
     expect(process.memoryUsage.rss() - before).toBeLessThan(500 * 1024 * 1024);
+    await doc.close();
+  });
+
+  it("unpacks a page's 1-bit images within one image's budget: forty 5000 × 5000 masks are no gigabyte", async () => {
+    const doc = await new IsolatedPdfReader(limits).open(await manyMasksPdf(40, 5000, 5000));
+    const images = await doc.images(1);
+    // Two fit the 50-million-pixel budget; the page still shows several pictures, so it is drawn whole.
+    expect(images.map((i) => [i.width, i.height, i.channels])).toEqual([
+      [5000, 5000, 1],
+      [5000, 5000, 1],
+    ]);
     await doc.close();
   });
 

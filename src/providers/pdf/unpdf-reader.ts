@@ -108,6 +108,9 @@ async function readImages(proxy: DocumentProxy, number: number, maxPixels: numbe
   const page = await proxy.getPage(number);
   const operators = await page.getOperatorList();
   const images: RasterImage[] = [];
+  // Unpacking makes eight times the bytes: a page's 1-bit images are unpacked within one image's
+  // budget in all (forty masks of 5000 × 5000 took a gigabyte); past it they are passed over.
+  let unpackable = maxPixels;
   for (let i = 0; i < operators.fnArray.length; i += 1) {
     const fn = operators.fnArray[i];
     if (fn !== OPS.paintImageXObject && fn !== OPS.paintImageMaskXObject) continue;
@@ -120,7 +123,8 @@ async function readImages(proxy: DocumentProxy, number: number, maxPixels: numbe
     const image = (await new Promise((resolve) => objects.get(key, resolve))) as DecodedImage | undefined;
     if (!image?.data || !image.width || !image.height || image.width * image.height > maxPixels) continue;
     if (mask || image.kind === ImageKind.GRAYSCALE_1BPP) {
-      images.push(unpackedBits(image.width, image.height, image.data));
+      unpackable -= image.width * image.height;
+      if (unpackable >= 0) images.push(unpackedBits(image.width, image.height, image.data));
       continue;
     }
     const channels = image.data.length / (image.width * image.height);
