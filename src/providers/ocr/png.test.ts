@@ -1,4 +1,5 @@
 import { loadImage, createCanvas } from '@napi-rs/canvas';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressedPng, encodePng } from './png.ts';
 
@@ -31,6 +32,38 @@ describe('PNGs handed between the reader steps', () => {
     const rgba = await decoded(png);
     expect([rgba[0], rgba[1], rgba[2], rgba[3]]).toEqual([0, 0, 128, 255]);
     expect([...rgba.subarray((5 * width + 150) * 4, (5 * width + 150) * 4 + 3)]).toEqual([127, 255, 128]);
+  });
+
+  it('hold pictures of many stored blocks, checksums right, in every channel count', async () => {
+    // 1,000 x 301 RGBA is 1.2 MB of rows: nineteen blocks, the last a part of one.
+    for (const [width, height, channels] of [
+      [1000, 301, 4],
+      [333, 197, 3],
+      [65534, 2, 1],
+      [1, 1, 1],
+    ] as const) {
+      // Opaque where there is alpha: a canvas keeps colours premultiplied, so it rounds translucent ones.
+      const data = Uint8ClampedArray.from({ length: width * height * channels }, (_, i) =>
+        channels === 4 && i % 4 === 3 ? 255 : (i * 7919) % 251,
+      );
+      const png = encodePng(width, height, channels, data);
+      expect(png.readUInt32BE(16)).toBe(width);
+      // inflate checks the stream's Adler-32; the chunk's CRC is checked by the decoder below.
+      const idatLength = png.readUInt32BE(33);
+      const rows = inflateSync(png.subarray(41, 41 + idatLength));
+      expect(rows.length).toBe((width * channels + 1) * height);
+      for (let row = 0; row < height; row += 1) {
+        const at = row * (width * channels + 1);
+        expect(rows[at]).toBe(0);
+        expect(
+          rows
+            .subarray(at + 1, at + 1 + width * channels)
+            .equals(Buffer.from(data.subarray(row * width * channels, (row + 1) * width * channels))),
+        ).toBe(true);
+      }
+      if (channels === 4 && width < 5000)
+        expect(Buffer.from(await decoded(png)).equals(Buffer.from(data))).toBe(true);
+    }
   });
 
   it('are compressed to leave the process, to the same pixels', async () => {

@@ -49,8 +49,13 @@ async function answer(request: WorkerRequest): Promise<{ value: unknown; transfe
         transfer: data.map((d) => d.buffer as ArrayBuffer),
       };
     }
-    case 'render':
-      return { value: await opened().render(request.number!, request.scale!), transfer: [] };
+    case 'render': {
+      // A drawn page's PNG (~20 MB) is handed over, not copied, when it has its memory to itself.
+      const drawn = await opened().render(request.number!, request.scale!);
+      const { buffer, byteOffset, byteLength } = drawn.png;
+      const whole = byteOffset === 0 && byteLength === buffer.byteLength;
+      return { value: drawn, transfer: whole ? [buffer as ArrayBuffer] : [] };
+    }
     case 'close':
       await document?.close();
       document = undefined;
