@@ -48,4 +48,21 @@ describe('flyers rasterised for the OCR path', () => {
     expect([picture!.width, picture!.height]).toEqual([Math.round(height), Math.round(width)]);
     await doc.close();
   });
+
+  it('lights each page unevenly (--shade 0.5): its far corner half as bright as the near one', async () => {
+    const flyer = await rasteriseFlyer((await rowFlyer()).bytes, labels, {
+      dpi: 72,
+      quality: 95,
+      shade: 0.5,
+    });
+    expect(flyer!.labels.rasterised).toMatchObject({ shade: 0.5 });
+    const doc = await new UnpdfReader().open(flyer!.pdf);
+    const [picture] = await doc.images(1);
+    const { width, height, channels, data } = picture!;
+    const at = (x: number, y: number) => data[(y * width + x) * channels]!;
+    expect(at(2, 2)).toBeGreaterThan(245);
+    expect(at(width - 3, height - 3)).toBeGreaterThan(115);
+    expect(at(width - 3, height - 3)).toBeLessThan(140);
+    await doc.close();
+  });
 });

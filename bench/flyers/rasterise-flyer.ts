@@ -25,13 +25,21 @@ const TEXT_LETTERS = 12;
  * centre, white where uncovered, as a page laid crooked on a scanner; `bilevel`: a 1-bit picture,
  * as a scanner or copier in black and white writes it, ink where the page is darker than mid-grey,
  * in place of the JPEG; `quarterTurns`: the page turned that many quarters clockwise, as a flyer fed
- * to a scanner sideways or upside down). Invisible OCR text is not drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
+ * to a scanner sideways or upside down; `shade`: light falling off across the page, its far corner
+ * that much darker, as a flyer photographed under a lamp or scanned with the lid up). Invisible OCR text is not drawn, so a flyer whose text layer lies over page images becomes those images. `undefined` when
  * no page has text.
  */
 export async function rasteriseFlyer(
   bytes: Uint8Array,
   labels: FlyerLabels & Record<string, unknown>,
-  options: { dpi: number; quality: number; degrees?: number; bilevel?: boolean; quarterTurns?: number },
+  options: {
+    dpi: number;
+    quality: number;
+    degrees?: number;
+    bilevel?: boolean;
+    quarterTurns?: number;
+    shade?: number;
+  },
 ): Promise<RasterisedFlyer | undefined> {
   const source = await new UnpdfReader().open(bytes);
   try {
@@ -53,6 +61,8 @@ export async function rasteriseFlyer(
       context.rotate(turn);
       context.translate(-drawn.width / 2, -drawn.height / 2);
       context.drawImage(picture, 0, 0);
+      context.setTransform(1, 0, 0, 1, 0, 0);
+      if (options.shade) shaded(canvas, options.shade);
       const turns = (options.quarterTurns ?? 0) % 4;
       const sheet = turns % 2 === 0 ? [page.width, page.height] : [page.height, page.width];
       const scan = turns === 0 ? canvas : quarterTurned(canvas, turns);
@@ -79,6 +89,7 @@ export async function rasteriseFlyer(
           ...(options.degrees ? { degrees: options.degrees } : {}),
           ...(options.bilevel ? { bilevel: true } : {}),
           ...(options.quarterTurns ? { quarter_turns: options.quarterTurns } : {}),
+          ...(options.shade ? { shade: options.shade } : {}),
         },
         notes: `Rasterised by bench/flyers/rasterise.ts from ${labels.file} (${options.dpi} dpi ${options.bilevel ? '1-bit' : 'JPEG'} pages${options.degrees ? `, laid ${options.degrees}° crooked` : ''}, no text layer).${labels['notes'] ? ` Original notes: ${String(labels['notes'])}` : ''}`,
       },
@@ -121,6 +132,26 @@ function paintBilevel(
     drawObject('Scan'),
     popGraphicsState(),
   );
+}
+
+/**
+ * The page lit unevenly: full light at its top-left corner, falling off to `shade` (0-1) darker at
+ * the bottom-right, a little faster near that corner (as a lamp's light falls off).
+ */
+function shaded(canvas: Canvas, shade: number): void {
+  const g = canvas.getContext('2d');
+  const light = g.createRadialGradient(0, 0, 0, 0, 0, Math.hypot(canvas.width, canvas.height));
+  const grey = (darker: number) => {
+    const level = Math.round(255 * (1 - darker));
+    return `rgb(${level},${level},${level})`;
+  };
+  light.addColorStop(0, grey(0));
+  light.addColorStop(0.5, grey(shade * 0.35));
+  light.addColorStop(1, grey(shade));
+  g.globalCompositeOperation = 'multiply';
+  g.fillStyle = light;
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.globalCompositeOperation = 'source-over';
 }
 
 /** The canvas turned `turns` quarters clockwise (a quarter turn swaps its sides). */

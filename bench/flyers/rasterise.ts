@@ -5,14 +5,15 @@ import { rasteriseFlyer } from './rasterise-flyer.ts';
 import type { FlyerLabels } from './scoring.ts';
 
 /**
- * npm run flyers:rasterise [-- --dir <folder> ...] [--out <folder>] [--dpi <n>] [--quality <0-100>] [--degrees <n>] [--bilevel] [--quarter-turns <1-3>]
+ * npm run flyers:rasterise [-- --dir <folder> ...] [--out <folder>] [--dpi <n>] [--quality <0-100>] [--degrees <n>] [--bilevel] [--quarter-turns <1-3>] [--shade <0-0.8>]
  * Turns every labelled flyer of a folder that has a text layer into an image-only one: each page
  * drawn by pdf.js at `--dpi` (default 150, what flyer sites export), saved as a JPEG page in a PDF
  * with no text, its labels beside it. Real layouts, faces and photos nobody here designed, read by
  * OCR alone: a measure of the image path that the generator's own drawing cannot give. `--degrees`
  * lays each page that far crooked (clockwise, about its centre), as a paper flyer on a scanner;
  * `--bilevel` makes each page a 1-bit picture, as a scanner or copier in black and white does;
- * `--quarter-turns` turns each page that many quarters clockwise (fed sideways or upside down).
+ * `--quarter-turns` turns each page that many quarters clockwise (fed sideways or upside down);
+ * `--shade` darkens each page towards a corner by that much (lit by a lamp, scanned with the lid up).
  * Default: the shared real flyers (`../shared/data/flyers-real`, `../shared/data/flyers`) into
  * `bench/flyers/rasterised/`, which `npm run flyers:score` reads when it is there.
  */
@@ -29,13 +30,17 @@ const quality = Number(valuesOf('--quality')[0] ?? 85);
 const degrees = Number(valuesOf('--degrees')[0] ?? 0);
 const bilevel = args.includes('--bilevel');
 const quarterTurns = Number(valuesOf('--quarter-turns')[0] ?? 0);
+const shade = Number(valuesOf('--shade')[0] ?? 0);
 if (
   !(dpi >= 50 && dpi <= 400) ||
   !(quality >= 10 && quality <= 100) ||
   !(Math.abs(degrees) <= 10) ||
-  ![0, 1, 2, 3].includes(quarterTurns)
+  ![0, 1, 2, 3].includes(quarterTurns) ||
+  !(shade >= 0 && shade <= 0.8)
 ) {
-  console.error('--dpi must be 50-400, --quality 10-100, --degrees -10-10 and --quarter-turns 0-3');
+  console.error(
+    '--dpi must be 50-400, --quality 10-100, --degrees -10-10, --quarter-turns 0-3 and --shade 0-0.8',
+  );
   process.exit(1);
 }
 
@@ -58,6 +63,7 @@ for (const dir of dirs) {
       degrees,
       bilevel,
       quarterTurns,
+      shade,
     });
     if (!flyer) {
       console.log(`skipped ${file}: no text layer (already image-only)`);

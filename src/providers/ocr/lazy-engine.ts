@@ -33,6 +33,10 @@ export class LazyOcrEngine implements OcrEngine {
     return (await this.#loaded()).levelled(image);
   }
 
+  async evenlyLit(image: Buffer): Promise<Buffer> {
+    return (await this.#loaded()).evenlyLit(image);
+  }
+
   async upright(image: Buffer): Promise<Buffer | undefined> {
     return (await this.#loaded()).upright(image);
   }

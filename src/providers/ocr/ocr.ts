@@ -80,6 +80,11 @@ export interface OcrEngine {
    */
   levelled?(image: Buffer): Promise<LevelledPicture>;
   /**
+   * The picture with its light made even when it falls off across the page (photographed under a
+   * lamp, scanned with the lid up); the same buffer when it is evenly lit.
+   */
+  evenlyLit?(image: Buffer): Promise<Buffer>;
+  /**
    * The picture turned upright when its type stands sideways or upside down (a page scanned so, a
    * landscape spread on a portrait page), by the page's script's orientation; undefined when it
    * stands upright or that is unsure.

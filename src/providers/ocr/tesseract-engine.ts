@@ -32,6 +32,7 @@ import { readPriceGlyphs } from './price-glyphs.ts';
 import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { levelled, quarterTurned } from './skew.ts';
+import { evenlyLit } from './lighting.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { withFoodsHeadingNames, withoutUnreadQualifiers } from './persian-names.ts';
 import {
@@ -304,6 +305,10 @@ export class TesseractEngine implements OcrEngine {
 
   async levelled(image: Buffer): Promise<LevelledPicture> {
     return levelled(image);
+  }
+
+  evenlyLit(image: Buffer): Promise<Buffer> {
+    return evenlyLit(image);
   }
 
   /**

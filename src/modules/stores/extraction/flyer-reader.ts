@@ -197,7 +197,7 @@ export class FlyerReader implements FlyerSource {
   }
 
   /**
-   * A picture's words, read level (a page scanned crooked is turned level, or its words' places are
+   * A picture's words, read evenly lit and level (a page scanned crooked is turned level, or its words' places are
    * levelled by `slope`: `LevelledPicture`), and read again turned upright when its reading is poor
    * and its type stands sideways or upside down; the turned reading stands when it reads more. What
    * the poor reading told of the document's language is forgotten. `width`: of the picture read.
@@ -219,7 +219,9 @@ export class FlyerReader implements FlyerSource {
 
   async #readLevel(picture: Buffer, document: OcrDocument) {
     const ocr = this.#ocr!;
-    const { png, slope } = (await ocr.levelled?.(picture)) ?? { png: picture, slope: 0 };
+    // Evenly lit first: the skew is found from the ink, cut from the paper by one grey level.
+    const lit = (await ocr.evenlyLit?.(picture)) ?? picture;
+    const { png, slope } = (await ocr.levelled?.(lit)) ?? { png: lit, slope: 0 };
     const read = await ocr.recognize(png, document);
     // PNG's IHDR: the width is the big-endian word at byte 16 (the picture may come as a plain Uint8Array).
     const width = new DataView(png.buffer, png.byteOffset, png.byteLength).getUint32(16);
