@@ -8,45 +8,50 @@ const HEIGHT = 48;
 const WIDTH = 192;
 /** Lines looked at, at most: the page's longest (a few dozen say its direction as well as all). */
 const MAX_LINES = 32;
-/** A line is a line of type lying down when it is this many times as wide as it is tall or more. */
-const LYING = 1.5;
+/** A line of type lies down when it is this many times as wide as it is tall, stands on end when as tall as wide. */
+const LONG = 1.5;
 /** A line's direction counts when the classifier is this sure of it. */
 const SURE = 0.9;
 
-export interface LineDirections {
-  /** Lines the classifier is sure stand upright… */
-  upright: number;
-  /** …and sure stand upside down. */
-  upsideDown: number;
-}
+/** Quarter turns clockwise, in degrees. */
+export type Turn = 0 | 90 | 180 | 270;
+
+/** Lines the classifier is sure would stand upright were the page turned so far clockwise. */
+export type LineTurns = Record<Turn, number>;
 
 /**
  * PaddleOCR's text direction classifier (`ch_ppocr_mobile_v2.0_cls`, shipped in the npm package;
- * ONNX Runtime, one thread): whether each of a page's longest detected lines of type stands upright
- * or upside down. It reads the type's shapes, line by line, where tesseract's orientation detection
- * weighs the whole page's and is unsure of, or wrong about, pages of photos with little type.
+ * ONNX Runtime, one thread): how far each of a page's longest detected lines of type is turned from
+ * upright. It tells a line upright from one upside down; a line standing on end is shown to it laid
+ * down a quarter turn back, so the page's quarter turns are told too. It reads the type's shapes line
+ * by line, where tesseract's orientation detection weighs the whole page's and is unsure of, or
+ * wrong about, pages of photos with little type.
  */
 export class LineDirectionClassifier {
   #session: Promise<InferenceSession> | undefined;
 
-  async directions(picture: Image, lines: readonly ImageRegion[]): Promise<LineDirections> {
-    const lying = lines
-      .filter((l) => l.width >= l.height * LYING && l.height >= 8)
+  async turns(picture: Image, lines: readonly ImageRegion[]): Promise<LineTurns> {
+    const long = lines
+      .filter((l) => Math.min(l.width, l.height) >= 8)
+      .filter((l) => l.width >= l.height * LONG || l.height >= l.width * LONG)
       .sort((a, b) => b.width * b.height - a.width * a.height)
       .slice(0, MAX_LINES);
-    const counts = { upright: 0, upsideDown: 0 };
-    if (lying.length === 0) return counts;
+    const counts: LineTurns = { 0: 0, 90: 0, 180: 0, 270: 0 };
+    if (long.length === 0) return counts;
     const session = await this.#loaded();
-    const input = new Float32Array(lying.length * 3 * HEIGHT * WIDTH);
-    lying.forEach((line, n) => drawLine(picture, line, input, n));
+    const input = new Float32Array(long.length * 3 * HEIGHT * WIDTH);
+    long.forEach((line, n) => drawLine(picture, line, input, n));
     const output = await session.run({
-      [session.inputNames[0]!]: new Tensor('float32', input, [lying.length, 3, HEIGHT, WIDTH]),
+      [session.inputNames[0]!]: new Tensor('float32', input, [long.length, 3, HEIGHT, WIDTH]),
     });
     const scores = output[session.outputNames[0]!]!.data as Float32Array;
-    for (let n = 0; n < lying.length; n += 1) {
-      if (scores[n * 2]! >= SURE) counts.upright += 1;
-      else if (scores[n * 2 + 1]! >= SURE) counts.upsideDown += 1;
-    }
+    long.forEach((line, n) => {
+      const standing = line.height > line.width;
+      // A standing line laid down by a quarter turn back: upright so, the page stands a quarter
+      // turned clockwise and is set upright by three more.
+      if (scores[n * 2]! >= SURE) counts[standing ? 270 : 0] += 1;
+      else if (scores[n * 2 + 1]! >= SURE) counts[standing ? 90 : 180] += 1;
+    });
     return counts;
   }
 
@@ -67,14 +72,24 @@ export class LineDirectionClassifier {
 }
 
 /**
- * The line scaled to the classifier's height (its width kept in proportion, at most WIDTH), as
- * PaddleOCR feeds it: BGR planes from -1 to 1, zeros to the right of a short line.
+ * The line scaled to the classifier's height (its length kept in proportion, at most WIDTH), as
+ * PaddleOCR feeds it: BGR planes from -1 to 1, zeros past the end of a short line. A line standing
+ * on end is laid down by a quarter turn counter-clockwise.
  */
 function drawLine(picture: Image, line: ImageRegion, input: Float32Array, n: number): void {
-  const width = Math.max(1, Math.min(WIDTH, Math.ceil((line.width * HEIGHT) / Math.max(1, line.height))));
+  const standing = line.height > line.width;
+  const [length, across] = standing ? [line.height, line.width] : [line.width, line.height];
+  const width = Math.max(1, Math.min(WIDTH, Math.ceil((length * HEIGHT) / Math.max(1, across))));
   const canvas = createCanvas(width, HEIGHT);
-  canvas.getContext('2d').drawImage(picture, line.x, line.y, line.width, line.height, 0, 0, width, HEIGHT);
-  const rgba = canvas.getContext('2d').getImageData(0, 0, width, HEIGHT).data;
+  const g = canvas.getContext('2d');
+  if (standing) {
+    g.translate(0, HEIGHT);
+    g.rotate(-Math.PI / 2);
+    g.drawImage(picture, line.x, line.y, line.width, line.height, 0, 0, HEIGHT, width);
+  } else {
+    g.drawImage(picture, line.x, line.y, line.width, line.height, 0, 0, width, HEIGHT);
+  }
+  const rgba = g.getImageData(0, 0, width, HEIGHT).data;
   const plane = HEIGHT * WIDTH;
   const offset = n * 3 * plane;
   for (let y = 0; y < HEIGHT; y += 1) {

@@ -1,7 +1,7 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { pngOf } from './png.ts';
-import { estimateSkew, levelled } from './skew.ts';
+import { encodePng, pngOf } from './png.ts';
+import { estimateSkew, levelled, quarterTurned } from './skew.ts';
 
 /**
  * An A4 page at 150 dpi of rows of "words" (dark blocks of a line's height, as type is in the
@@ -74,5 +74,38 @@ describe('skew of a scanned page', () => {
   it('finds the angle of light type on a dark ground (ink taken evenly from millions of dark pixels)', async () => {
     const dark = page(-1.5, { ground: '#101820', ink: '#f0f0f0' });
     expect(estimateSkew(await loadImage(dark)).degrees).toBeCloseTo(-1.5, 0.7);
+  });
+});
+
+describe('pictures turned by quarters', () => {
+  /** Grey pixels all different (odd sides: a turn about the centre fell half a pixel off). */
+  function numbered(width: number, height: number): Buffer {
+    const data = Uint8ClampedArray.from({ length: width * height * 4 }, (_, i) =>
+      i % 4 === 3 ? 255 : Math.floor(i / 4) % 251,
+    );
+    return encodePng(width, height, 4, data);
+  }
+
+  async function pixelsOf(png: Buffer): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+    const picture = await loadImage(png);
+    const canvas = createCanvas(picture.width, picture.height);
+    canvas.getContext('2d').drawImage(picture, 0, 0);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, picture.width, picture.height);
+    return { width: picture.width, height: picture.height, data };
+  }
+
+  it('moves every pixel whole: no blur, and a turn and its inverse give the picture back', async () => {
+    const [width, height] = [37, 23];
+    const png = numbered(width, height);
+    const original = await pixelsOf(png);
+    const quarter = await pixelsOf(await quarterTurned(png, 90));
+    expect([quarter.width, quarter.height]).toEqual([height, width]);
+    // Clockwise: the top-left pixel goes to the top-right corner, the bottom-left to the top-left.
+    expect(quarter.data[(height - 1) * 4]).toBe(original.data[0]);
+    expect(quarter.data[0]).toBe(original.data[(height - 1) * width * 4]);
+    const back = await pixelsOf(await quarterTurned(await quarterTurned(png, 90), 270));
+    expect(Buffer.from(back.data).equals(Buffer.from(original.data))).toBe(true);
+    const twice = await pixelsOf(await quarterTurned(await quarterTurned(png, 180), 180));
+    expect(Buffer.from(twice.data).equals(Buffer.from(original.data))).toBe(true);
   });
 });

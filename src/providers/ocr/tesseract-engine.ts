@@ -33,7 +33,7 @@ import { TextLineDetector } from './text-detector.ts';
 import { isolateText } from './text-isolation.ts';
 import { levelled, quarterTurned } from './skew.ts';
 import { evenlyLit } from './lighting.ts';
-import { LineDirectionClassifier } from './line-direction.ts';
+import { LineDirectionClassifier, type LineTurns, type Turn } from './line-direction.ts';
 import { ArabicScriptFoods, spelledAsFood } from './arabic-spelling.ts';
 import { withFoodsHeadingNames, withoutUnreadQualifiers } from './persian-names.ts';
 import {
@@ -81,13 +81,22 @@ const PRICE_CHECK_SURE = 0.9;
  */
 const SURE_ORIENTATION = 0.5;
 /**
- * A page stands upside down when the direction classifier is sure of this many of its lines being
- * so, and of this many times as many as of those upright: the real flyers rasterised upside down
- * 11–32 against 0–4; upright real, generated and rasterised pages 0–6 against 11–31 (the fewest
- * upright, and the most upside down, Arabic-script ones); pages turned a quarter 0–1 either way.
+ * The lines agree on a turn when the direction classifier is sure of this many needing it, and of
+ * this many times as many as needing any other: the real flyers rasterised upside down 11–32 lines
+ * against 0–4 needing another turn, turned a quarter either way 6–29 against 0–4; upright real,
+ * generated and rasterised pages 8–31 against 0–9 (the fewest and the most Arabic-script ones, which
+ * the classifier knows least: 8 against 8 is no agreement, and tesseract's detection decides).
  */
-const UPSIDE_DOWN_LINES = 5;
-const UPSIDE_DOWN_MAJORITY = 2;
+const AGREED = { lines: 5, majority: 2 };
+/** Lines agreeing by far: generated Arabic-script pages, upright, 8–19 lines upright against 2–9 upside down. */
+const SURELY_TURNED = { lines: 8, majority: 4 };
+
+function agreedTurn(turns: LineTurns, agreement: { lines: number; majority: number }): Turn | undefined {
+  const [best, next] = (Object.entries(turns) as Array<[string, number]>).sort((a, b) => b[1] - a[1]);
+  if (best![1] < agreement.lines || best![1] < next![1] * agreement.majority) return undefined;
+  return Number(best![0]) as Turn;
+}
+
 /** Strips read on their own a page, at most. */
 const MAX_LINES_ALONE = 8;
 /** A strip narrower than this many of its heights may hold one word. */
@@ -123,6 +132,7 @@ export class TesseractEngine implements OcrEngine {
   #languages: Partial<Record<PageLanguage, Promise<Worker>>> = {};
   readonly #lines = new TextLineDetector();
   readonly #directions = new LineDirectionClassifier();
+  readonly #detected = new WeakMap<Buffer, Promise<ImageRegion[]>>();
   readonly #prices = new PaddleLineRecognizer();
   readonly #options: OcrEngineOptions;
   readonly #preferred = new Map<SpellingLanguage | 'de' | 'it', PreferredSpellings>();
@@ -142,7 +152,7 @@ export class TesseractEngine implements OcrEngine {
     // Tesseract reads in its worker thread while the detector and the price recogniser run on
     // this one's: what does not depend on the other's answer runs at the same time (~1.5 s of a
     // dense page's ~15 s on two cores).
-    const detected = this.#lines.detect(image);
+    const detected = this.#detect(image);
     const [lines, reading] = await Promise.all([detected, this.#pageReading(image, document, detected)]);
     const words = onLines(reading, lines);
     const missed = missedLines(lines, words);
@@ -290,6 +300,12 @@ export class TesseractEngine implements OcrEngine {
     }
     const latin = await this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image));
     if (confidentLetterShare(lines ? onLines(latin, await lines) : latin) >= OTHER_SCRIPT_SHARE) return latin;
+    // A page whose lines stand turned reads poorly in any script: the reader turns it upright and
+    // reads it again (`upright`), so it is not read in Arabic script first (savegnago's pages
+    // upside down, ~5 s a page). Only when its lines agree by far: the classifier knows Arabic
+    // script least (upright Arabic pages: up to 8 lines upside down against 8 upright).
+    const turn = lines ? await this.#turnOf(image, SURELY_TURNED) : undefined;
+    if (turn !== undefined && turn !== 0) return latin;
     const arabic = arabicReading ?? (await readWords(await this.#arabicWorker(), image));
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
@@ -321,19 +337,32 @@ export class TesseractEngine implements OcrEngine {
     return evenlyLit(image);
   }
 
+  /** The text lines a picture's detector finds, found once a picture (the page reading and the upright check ask). */
+  #detect(image: Buffer): Promise<ImageRegion[]> {
+    let lines = this.#detected.get(image);
+    if (!lines) {
+      lines = this.#lines.detect(image);
+      this.#detected.set(image, lines);
+    }
+    return lines;
+  }
+
+  /** The clockwise turn its detected lines agree would set the picture upright (see `agreedTurn`). */
+  async #turnOf(image: Buffer, agreement = AGREED): Promise<Turn | undefined> {
+    const picture = await decodedPicture(image);
+    return agreedTurn(await this.#directions.turns(picture, await this.#detect(image)), agreement);
+  }
+
   /**
-   * The picture turned upright: half a turn when its detected lines stand upside down by PaddleOCR's
-   * direction classifier (~0.7 s with the detection); else by tesseract's orientation and script
-   * detection (its legacy engine and `osd` model, ~0.2–0.4 s a page), the quarter turns that set
-   * the type upright, when it is sure of them. Tesseract's detection weighs the whole page's shapes
-   * and took a page of photos upside down for upright (spn, 0.72); the classifier reads line by line
-   * but cannot tell a sideways line (it finds none lying on a page turned a quarter).
+   * The picture turned upright: by the turn that sets its detected lines upright when PaddleOCR's
+   * direction classifier agrees on one (~0.7 s with the detection); else by tesseract's orientation
+   * and script detection (its legacy engine and `osd` model, ~0.2–0.4 s a page), the quarter turns
+   * that set the type upright, when it is sure of them. Tesseract's detection weighs the whole
+   * page's shapes and took pages of photos upside down or sideways for upright (spn, 0.72).
    */
   async upright(image: Buffer): Promise<Buffer | undefined> {
-    const picture = await decodedPicture(image);
-    const lines = await this.#directions.directions(picture, await this.#lines.detect(image));
-    if (lines.upsideDown >= UPSIDE_DOWN_LINES && lines.upsideDown >= lines.upright * UPSIDE_DOWN_MAJORITY)
-      return quarterTurned(image, 180);
+    const turn = await this.#turnOf(image);
+    if (turn !== undefined) return turn === 0 ? undefined : quarterTurned(image, turn);
     const { data } = await (await this.#orientationWorker()).detect(image);
     const degrees = data.orientation_degrees;
     if ((data.orientation_confidence ?? 0) < SURE_ORIENTATION) return undefined;
