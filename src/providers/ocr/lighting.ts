@@ -86,9 +86,10 @@ interface CellLight {
 
 function cellLights(rgba: Uint8ClampedArray, width: number, height: number): CellLight[] {
   const cells: CellLight[] = [];
+  const histogram = new Uint32Array(256);
   for (let top = 0; top + CELL <= height; top += CELL) {
     for (let left = 0; left + CELL <= width; left += CELL) {
-      const histogram = new Uint32Array(256);
+      histogram.fill(0);
       for (let y = top; y < top + CELL; y += 1) {
         for (let x = left, i = (y * width + left) * 4; x < left + CELL; x += 1, i += 4)
           histogram[Math.max(rgba[i]!, rgba[i + 1]!, rgba[i + 2]!)]! += 1;
