@@ -14,3 +14,17 @@ export function lettersIn(words: readonly Read[]): number {
 export function confidentLetters(words: readonly Read[]): number {
   return lettersIn(words.filter((w) => w.confidence >= CONFIDENT));
 }
+
+/**
+ * A reading with fewer letters than this in confidently read words, or under this share of its
+ * letters so, reads poorly: its page may stand turned (see `OcrEngine.upright`). The generated
+ * pages turned a quarter or half a turn read 11–85 such letters, 14–40 % of theirs; upright real
+ * and generated image pages 110 or more, 73–99 %.
+ */
+const PLAIN_LETTERS = 80;
+const PLAIN_SHARE = 0.5;
+
+export function readsPoorly(words: readonly Read[]): boolean {
+  const confident = confidentLetters(words);
+  return confident < PLAIN_LETTERS || confident < lettersIn(words) * PLAIN_SHARE;
+}

@@ -44,7 +44,7 @@ import {
   type SpellingLanguage,
 } from './spelling.ts';
 import { decodedPicture } from './picture.ts';
-import { CONFIDENT, confidentLetters, lettersIn } from './letters.ts';
+import { CONFIDENT, confidentLetters, lettersIn, readsPoorly } from './letters.ts';
 import { pricesIn, stripsWithFigures, withMisreadPrices } from './display-prices.ts';
 import { practicePage } from './practice-page.ts';
 
@@ -91,6 +91,10 @@ const AGREED = { lines: 5, majority: 2 };
 /** Lines agreeing by far: generated Arabic-script pages, upright, 8–19 lines upright against 2–9 upside down. */
 const SURELY_TURNED = { lines: 8, majority: 4 };
 
+function isTurned(turn: Turn | undefined): boolean {
+  return turn !== undefined && turn !== 0;
+}
+
 function agreedTurn(turns: LineTurns, agreement: { lines: number; majority: number }): Turn | undefined {
   const [best, next] = (Object.entries(turns) as Array<[string, number]>).sort((a, b) => b[1] - a[1]);
   if (best![1] < agreement.lines || best![1] < next![1] * agreement.majority) return undefined;
@@ -133,6 +137,7 @@ export class TesseractEngine implements OcrEngine {
   readonly #lines = new TextLineDetector();
   readonly #directions = new LineDirectionClassifier();
   readonly #detected = new WeakMap<Buffer, Promise<ImageRegion[]>>();
+  readonly #lineTurns = new WeakMap<Buffer, Promise<LineTurns>>();
   readonly #prices = new PaddleLineRecognizer();
   readonly #options: OcrEngineOptions;
   readonly #preferred = new Map<SpellingLanguage | 'de' | 'it', PreferredSpellings>();
@@ -154,6 +159,10 @@ export class TesseractEngine implements OcrEngine {
     // dense page's ~15 s on two cores).
     const detected = this.#detect(image);
     const [lines, reading] = await Promise.all([detected, this.#pageReading(image, document, detected)]);
+    // A page read poorly whose lines stand turned, surely, is left as read: the reader turns it
+    // upright and reads it again (`upright`), and the stack and the price checks would read its
+    // lines turned for nothing.
+    if (readsPoorly(reading) && isTurned(await this.#turnOf(image, SURELY_TURNED))) return reading;
     const words = onLines(reading, lines);
     const missed = missedLines(lines, words);
     const checking = this.#checkedPrices(image, lines, stripsWithFigures(lines, missed, words), words);
@@ -304,8 +313,7 @@ export class TesseractEngine implements OcrEngine {
     // reads it again (`upright`), so it is not read in Arabic script first (savegnago's pages
     // upside down, ~5 s a page). Only when its lines agree by far: the classifier knows Arabic
     // script least (upright Arabic pages: up to 8 lines upside down against 8 upright).
-    const turn = lines ? await this.#turnOf(image, SURELY_TURNED) : undefined;
-    if (turn !== undefined && turn !== 0) return latin;
+    if (lines && isTurned(await this.#turnOf(image, SURELY_TURNED))) return latin;
     const arabic = arabicReading ?? (await readWords(await this.#arabicWorker(), image));
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
@@ -349,8 +357,14 @@ export class TesseractEngine implements OcrEngine {
 
   /** The clockwise turn its detected lines agree would set the picture upright (see `agreedTurn`). */
   async #turnOf(image: Buffer, agreement = AGREED): Promise<Turn | undefined> {
-    const picture = await decodedPicture(image);
-    return agreedTurn(await this.#directions.turns(picture, await this.#detect(image)), agreement);
+    let turns = this.#lineTurns.get(image);
+    if (!turns) {
+      turns = decodedPicture(image).then(async (picture) =>
+        this.#directions.turns(picture, await this.#detect(image)),
+      );
+      this.#lineTurns.set(image, turns);
+    }
+    return agreedTurn(await turns, agreement);
   }
 
   /**

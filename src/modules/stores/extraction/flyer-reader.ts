@@ -1,5 +1,5 @@
-import type { OcrDocument, OcrEngine, OcrWord } from '../../../providers/ocr/ocr.ts';
-import { confidentLetters, lettersIn } from '../../../providers/ocr/letters.ts';
+import type { OcrDocument, OcrEngine } from '../../../providers/ocr/ocr.ts';
+import { confidentLetters, readsPoorly } from '../../../providers/ocr/letters.ts';
 import { compressedPng, encodePng } from '../../../providers/ocr/png.ts';
 import { withMisreadCurrencies } from './arabic-currency.ts';
 import { rereadBigPrices } from './price-glyphs.ts';
@@ -206,7 +206,7 @@ export class FlyerReader implements FlyerSource {
     const ocr = this.#ocr!;
     const known = { ...document };
     const first = await this.#readLevel(picture, document);
-    if (!ocr.upright || readsUpright(first.words)) return first;
+    if (!ocr.upright || !readsPoorly(first.words)) return first;
     const turned = await ocr.upright(picture);
     if (!turned) return first;
     const noted = { ...document };
@@ -227,20 +227,6 @@ export class FlyerReader implements FlyerSource {
     const width = new DataView(png.buffer, png.byteOffset, png.byteLength).getUint32(16);
     return { words: await rereadBigPrices(ocr, png, read), slope, width };
   }
-}
-
-/**
- * A picture whose reading has fewer letters than this in confidently read words, or under this
- * share of its letters so, is asked whether its type stands upright: the generated pages turned a
- * quarter or half a turn read 11–85 such letters, 14–40 % of theirs; upright real and generated
- * image pages 110 or more, 73–99 %.
- */
-const UPRIGHT_CHECK_LETTERS = 80;
-const UPRIGHT_CHECK_SHARE = 0.5;
-
-function readsUpright(words: readonly OcrWord[]): boolean {
-  const confident = confidentLetters(words);
-  return confident >= UPRIGHT_CHECK_LETTERS && confident >= lettersIn(words) * UPRIGHT_CHECK_SHARE;
 }
 
 function restore(document: OcrDocument, state: OcrDocument): void {
