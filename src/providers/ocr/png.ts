@@ -171,10 +171,7 @@ export function compressedPng(png: Buffer): Buffer {
 }
 
 function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const checksum = Buffer.alloc(4);
-  checksum.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, checksum]);
+  const out = Buffer.allocUnsafe(12 + data.length);
+  writeChunk(out, 0, type, data);
+  return out;
 }
