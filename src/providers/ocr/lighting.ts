@@ -14,6 +14,12 @@ const CELL = 16;
 const CELL_PERCENTILE = 0.95;
 /** Cells this much darker than the light fitted through them hold no paper (photos, dark panels). */
 const BELOW_LIGHT = 0.88;
+/**
+ * Cells darker than this hold no paper whatever the fit (black panels, night photos): a fit through
+ * a page half black fell below zero there and kept them. Paper in a lamp's shadow on the shaded
+ * real flyers stays above 90.
+ */
+const MIN_LIGHT = 48;
 /** Fits of the light, each over the cells the one before found lit. */
 const FITS = 4;
 /**
@@ -58,7 +64,8 @@ export async function evenlyLit(image: Buffer): Promise<Buffer> {
 /** The page's light when it is uneven (see UNEVEN), with the brightest it reaches; else undefined. */
 export function unevenLight(picture: Image): { light: Light; brightest: number } | undefined {
   const { width, height, rgba } = scaledRgba(picture, Math.min(1, LIGHT_WIDTH / picture.width));
-  const cells = cellLights(rgba, width, height);
+  const all = cellLights(rgba, width, height);
+  const cells = all.filter((c) => c.value >= MIN_LIGHT);
   if (cells.length === 0) return undefined;
   let lit = cells;
   let light: Light | undefined;
@@ -67,15 +74,22 @@ export function unevenLight(picture: Image): { light: Light; brightest: number }
     if (!light) return undefined;
     const surface = light;
     lit = cells.filter((c) => c.value >= BELOW_LIGHT * lightAt(surface, c.u, c.v));
-    if (lit.length < MIN_LIT_CELLS * cells.length) return undefined;
+    if (lit.length < MIN_LIT_CELLS * all.length) return undefined;
   }
   const surface = light!;
   const values = cells.map((c) => lightAt(surface, c.u, c.v));
-  const brightest = Math.min(255, Math.max(...values));
-  const darkest = Math.max(1, Math.min(...values));
+  // Folded, not spread: a hostile picture's cells are more than a call takes arguments.
+  const brightest = Math.min(
+    255,
+    values.reduce((a, b) => Math.max(a, b), 0),
+  );
+  const darkest = Math.max(
+    1,
+    values.reduce((a, b) => Math.min(a, b), 255),
+  );
   if (darkest >= UNEVEN * brightest) return undefined;
   const over = cells.filter((c, i) => c.value > OVER_LIGHT * values[i]!).length;
-  return over <= MAX_OVER_LIGHT * cells.length ? { light: surface, brightest } : undefined;
+  return over <= MAX_OVER_LIGHT * all.length ? { light: surface, brightest } : undefined;
 }
 
 interface CellLight {
