@@ -2160,6 +2160,17 @@ describe('validity', () => {
     ['Válido até 20 de Junho de 2031', '2031-06-20'],
     ['Ofertas válidas até 17 de maio de 2031', '2031-05-17'],
     ['Promoción válida hasta el 3 de mayo de 2031', '2031-05-03'],
+    // Spanish months whose whole names the Italian, English or Portuguese ones do not spell (was: no
+    // date read, the flyer given a week from its upload), Dutch ones likewise.
+    ['Ofertas válidas del 2 al 8 de diciembre de 2030', '2030-12-08'],
+    ['Ofertas válidas del 25 al 30 de noviembre', '2030-11-30'],
+    ['Válido hasta el 20 de octubre', '2030-10-20'],
+    ['Ofertas válidas del 12 al 18 de septiembre de 2031', '2031-09-18'],
+    ['Ofertas válidas del 5 al 11 de setiembre de 2031', '2031-09-11'],
+    ['Ofertas válidas del 19 al 25 de junio de 2031', '2031-06-25'],
+    ['Precios válidos del 1 al 7 de julio de 2031', '2031-07-07'],
+    ['Geldig van 1 tot en met 7 januari', '2031-01-07'],
+    ['Geldig t/m 14 augustus 2031', '2031-08-14'],
     // OCR's letters for digits in a date; a slashed date over 12 shows the order of the others.
     ['Válido até 25/O4/2031', '2031-04-25'],
     ['Ofertas válidas de 17 a 23/1O', '2030-10-23'],

@@ -25,9 +25,12 @@ const MONTH_WORDS: Array<[RegExp, number]> = [
   [/^(nov)/, 11],
   [/^(dec|dez|déc|dic)/, 12],
 ];
-/** A month's name, whole: "Junho" is not "Jun" and "ho", which left the year after it unread. */
+/**
+ * A month's name, whole: "Junho" is not "Jun" and "ho", which left the year after it unread; a name
+ * no form spells is no month (Spanish "junio", "octubre", "diciembre" were none).
+ */
 const MONTH_NAME =
-  '(jan(?:uary|vier|uar|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|maart|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|mei|jun[ei]?|juin|junho|giugno|jul[iy]?|juil(?:let)?|julho|luglio|aug(?:ust)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre)?|sept|set(?:embro|tembre)?|oct(?:ober|obre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre)?|dezembro)(?!\\p{L})\\.?';
+  '(jan(?:uary|vier|uar|uari|eiro)?|genn(?:aio)?|ene(?:ro)?|feb(?:ruary|ruar|ruari|braio|rero)?|f[ée]v(?:rier|ereiro)?|mar(?:ch|s|zo|ço|co)?|m[äa]rz|mrz|maart|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|maggio|mayo|maio|mei|jun(?:e|i|io|ho)?|juin|giugno|jul(?:y|i|io|ho)?|juil(?:let)?|luglio|aug(?:ust|ustus)?|ao[ûüuifl]{0,2}t|ago(?:sto)?|sep(?:tember|tembre|tiembre)?|sept|set(?:embro|tembre|iembre)?|oct(?:ober|obre|ubre)?|okt(?:ober)?|ott(?:obre)?|out(?:ubro)?|nov(?:ember|embre|embro|iembre)?|de[cz](?:ember)?|d[ée]c(?:embre)?|dic(?:embre|iembre)?|dezembro)(?!\\p{L})\\.?';
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
