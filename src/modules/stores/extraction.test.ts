@@ -2171,6 +2171,15 @@ describe('validity', () => {
     ['Precios válidos del 1 al 7 de julio de 2031', '2031-07-07'],
     ['Geldig van 1 tot en met 7 januari', '2031-01-07'],
     ['Geldig t/m 14 augustus 2031', '2031-08-14'],
+    // A range across two months, each day with its month's name, no validity word before it (a
+    // cover's "Du 28 octobre au 3 novembre"): was no date.
+    ['From Monday 28th October to Sunday 3rd November', '2030-11-03'],
+    ['Du 28 octobre au 3 novembre 2030', '2030-11-03'],
+    ['Del 28 de octubre al 3 de noviembre', '2030-11-03'],
+    ['Dal 28 ottobre al 3 novembre', '2030-11-03'],
+    ['De 28 de outubro a 3 de novembro', '2030-11-03'],
+    // "Prices end" (a UK loyalty card's prices): was no date.
+    ['Clubcard Prices end 03/11/30', '2030-11-03'],
     // OCR's letters for digits in a date; a slashed date over 12 shows the order of the others.
     ['Válido até 25/O4/2031', '2031-04-25'],
     ['Ofertas válidas de 17 a 23/1O', '2030-10-23'],

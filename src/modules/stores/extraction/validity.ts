@@ -34,7 +34,7 @@ const MONTH_NAME =
 
 /** Words that open a validity statement, in the languages flyers print. */
 const KEYWORD =
-  /g[üu]ltig|gelten|valid|valable|geldig|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|until|through|thru|\bbis\b|(?<![\p{L}\p{N}])at[ée](?![\p{L}\p{N}])|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
+  /g[üu]ltig|gelten|valid|valable|geldig|v[áa]lid[oa]s?|validit|in effect|effective|sale ends|offers? end|ends|(?<!\p{L})end(?!\p{L})|until|through|thru|\bbis\b|(?<![\p{L}\p{N}])at[ée](?![\p{L}\p{N}])|hasta|\bfino al\b|jusqu|معتبر|سارية|ساري|صالحة?|حتى/giu;
 /** Joins the two ends of a range. */
 const RANGE = '\\s*(?:-|–|—|to|bis|au|al|a|até|ate|hasta|e|y|und|et|t/m|tot en met|tot|تا|إلى|الى|حتى)\\s*';
 const WINDOW = 60;
@@ -185,6 +185,14 @@ function rangeForms(): Array<{ re: RegExp; end: (m: RegExpMatchArray, r: Reading
         'giu',
       ),
       end: (m, r) => toDate(Number(m[3]), monthNumber(m[2]!), m[4], r.uploadedAt),
+    },
+    // 28 October - 3 November, du 28 octobre au 3 novembre, del 28 de octubre al 3 de noviembre
+    {
+      re: new RegExp(
+        `\\b\\d{1,2}(?:\\.|${ORDINAL})\\s+(?:de\\s+|of\\s+)?${MONTH_NAME}${RANGE}(\\d{1,2})(?:\\.|${ORDINAL})\\s+(?:de\\s+|of\\s+)?${MONTH_NAME}(?:\\s+(?:de\\s+)?(\\d{4}))?`,
+        'giu',
+      ),
+      end: (m, r) => toDate(Number(m[2]), monthNumber(m[3]!), m[4], r.uploadedAt),
     },
     // 14-20 August 2025, dal 3 al 12 marzo, du 14 au 20 août, 14 a 20 de junho
     {
