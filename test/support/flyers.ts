@@ -142,6 +142,53 @@ export async function tileFlyer(): Promise<GeneratedFlyer> {
   };
 }
 
+/**
+ * British tile layout: a loyalty card's price over its regular one ("Clubcard Price £3.00", "Regular
+ * Price £4.25"), pence ("18p", "2 for 90p") and a validity range across two months.
+ */
+export async function britishFlyer(): Promise<GeneratedFlyer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const page = pdf.addPage(A4);
+  text(page, bold, 'THIS WEEK AT THE CORNER SHOP', 140, 30, 20);
+  text(page, font, 'From Wednesday 30th October to Tuesday 5th November', 150, 60, 11);
+  const tiles = [
+    { product: 'Mature Cheddar 350g', lines: ['Clubcard Price', '£3.00', 'Regular Price £4.25'] },
+    { product: 'Loose Bananas each', lines: ['18p'] },
+    { product: 'Brown Onions 1kg', lines: ['2 for 90p'] },
+    { product: 'Garden Peas 900g', lines: ['£1.50', 'Was £2.00'] },
+  ];
+  tiles.forEach((tile, n) => {
+    const x = 60 + (n % 2) * 280;
+    const y = 120 + Math.floor(n / 2) * 220;
+    page.drawRectangle({
+      x: x - 10,
+      y: A4[1] - y - 170,
+      width: 250,
+      height: 180,
+      borderWidth: 1,
+      borderColor: rgb(0.6, 0.6, 0.6),
+    });
+    text(page, bold, tile.product, x, y, 14);
+    let top = y + 30;
+    for (const line of tile.lines) {
+      const size = line.startsWith('£') || /\dp$/u.test(line) ? 26 : 11;
+      text(page, size > 11 ? bold : font, line, x, top, size);
+      top += size + 12;
+    }
+  });
+  return {
+    bytes: await pdf.save(),
+    expected: [
+      { product: 'Mature Cheddar', brand: '', original_price: 4.25, discounted_price: 3, unit: '350g' },
+      { product: 'Loose Bananas', brand: '', original_price: 0.18, discounted_price: 0.18, unit: 'each' },
+      { product: 'Garden Peas', brand: '', original_price: 2, discounted_price: 1.5, unit: '900g' },
+      { product: 'Brown Onions', brand: '', original_price: 0.45, discounted_price: 0.45, unit: '1kg' },
+    ],
+  };
+}
+
 /** One offer line per page, `pages` pages: for progress, restarts and several workers. */
 export async function multiPageFlyer(pages: number, label = 'Item'): Promise<GeneratedFlyer> {
   const pdf = await PDFDocument.create();

@@ -9,6 +9,7 @@ import {
   jpeg2000Flyer,
   scannedFlyer,
   rowFlyer,
+  britishFlyer,
   tileFlyer,
   vectorOnlyFlyer,
   type ExpectedOffer,
@@ -164,6 +165,21 @@ describe('price and unit recognition', () => {
     ['2 عدد 20 €', [10]],
     ['€ 20 عدد 2', [10]],
     ['500 غرام', []],
+    // Pence (British flyers): "45p", a multi-buy of pennies; a pack's "12pk" is none (were no prices).
+    ['45p', [0.45]],
+    ['Was 69p Now 45p', [0.69, 0.45]],
+    ['2 for 90p', [0.45]],
+    ['12pk £3.50', [3.5]],
+    ['6pcs', []],
+    // Thousands grouped (a machine's price; pesos, printed without cents): were no prices.
+    ['1.299,00 €', [1299]],
+    ['R$ 1.299,90', [1299.9]],
+    ['$1,299.99', [1299.99]],
+    ['$ 3.499,00', [3499]],
+    ['$1.290', [1290]],
+    ['Antes $14.990 Ahora $12.990', [14990, 12990]],
+    // Without its sign a point before three digits is no thousands' (a weight: "1.290 kg").
+    ['1.290', []],
   ])('%s → %j', (text, values) => {
     expect(findPrices(text).map((p) => p.value)).toEqual(values);
   });
@@ -406,6 +422,29 @@ describe('layout parser', () => {
     ['Cereal', ['Buy 1 Get 1 Free', '$5.99'], 'Cereal', 5.99, 5.99],
     // Was: "with digital coupon" an offer of its own at 4.49.
     ['Cheerios 18 oz', ['$2.99', 'with digital coupon', '$4.49 without'], 'Cheerios', 2.99, 4.49],
+    // British loyalty schemes' prices. Was: an offer named "Clubcard" (or "Nectar") at 3.00, the
+    // regular price lost (or an offer of its own).
+    [
+      'Cathedral City Cheddar',
+      ['Clubcard Price', '£3.00', 'Regular Price £4.25'],
+      'Cathedral City Cheddar',
+      3,
+      4.25,
+    ],
+    [
+      'Cathedral City Cheddar',
+      ['Nectar Price', '£3.00', 'Without Nectar £4.25'],
+      'Cathedral City Cheddar',
+      3,
+      4.25,
+    ],
+    [
+      'Lurpak Spreadable',
+      ['Lidl Plus Price', '£3.49', 'Without Lidl Plus £4.49'],
+      'Lurpak Spreadable',
+      3.49,
+      4.49,
+    ],
   ])('the notes around "%s"\'s price are no part of its name', (name, lines, product, price, regular) => {
     const offers = parseLayout([
       item(name, 40, 100, 14),
@@ -985,6 +1024,11 @@ describe('layout parser', () => {
     'Prix fidélité 2,99 €',
     'Precio socio',
     'Mitgliederpreis',
+    'Clubcard Price',
+    'Clubcard Prices',
+    'Nectar Price',
+    'More Card Price',
+    'Lidl Plus Deal',
   ])('a member or club price badge "%s" is never a product name', (text) => {
     expect(looksLikeName(text)).toBe(false);
   });
@@ -2279,6 +2323,15 @@ describe('flyer reader', () => {
     const offers = await extractAll(flyer.bytes);
     expect(offers.map(shape)).toEqual(flyer.expected);
     expect(offers.every((o) => o.validUntil === '2030-10-17')).toBe(true);
+  });
+
+  it('reads a British flyer: loyalty card prices, pence, a validity across two months', async () => {
+    // Was: an offer named "Clubcard" at 3.00, no offer at 18p or 2 for 90p, a week from the upload.
+    const flyer = await britishFlyer();
+    const offers = await extractAll(flyer.bytes);
+    const byProduct = (a: { product: string }, b: { product: string }) => a.product.localeCompare(b.product);
+    expect(offers.map(shape).sort(byProduct)).toEqual([...flyer.expected].sort(byProduct));
+    expect(offers.every((o) => o.validUntil === '2030-11-05')).toBe(true);
   });
 
   it("tells an observer each page's layout input, which alone parses to the page's offers", async () => {

@@ -48,11 +48,23 @@ const ARABIC_SCRIPT_CURRENCY_WORD = new RegExp(`^${ARABIC_SCRIPT_CURRENCY}$`);
 const RAISED_CENTS_MISREAD = String.raw`(?![°º”"'’])`;
 /** "-.99", "–.79": cents alone after a dash standing for no whole part (German and Swiss flyers). */
 const DASHED_CENTS = String.raw`[-–—][.,]\d{2}`;
-const AMOUNT = String.raw`(?:\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|[.,]–|${RAISED_CENTS_MISREAD})|${DASHED_CENTS})`;
+/**
+ * Thousands grouped, cents after the other mark: "1.299,00", "1,299.99" (a machine's price). Whole
+ * pesos grouped by points after their sign ("$1.290", "$ 12.990": Chile, Colombia, Argentina print
+ * no cents); without a sign a point before three digits is no thousands' ("1.290 kg").
+ */
+const GROUPED = String.raw`\d{1,3}(?:\.\d{3})+,\d{2}|\d{1,3}(?:,\d{3})+\.\d{2}`;
+const GROUPED_WHOLE = String.raw`\d{1,3}(?:\.\d{3})+(?![.,]\d)`;
+const AMOUNT = String.raw`(?:${GROUPED}|\d{1,4}(?:[.,]\d{2}|[.,]-{1,2}|[.,]–|${RAISED_CENTS_MISREAD})|${DASHED_CENTS})`;
 const PRICE_RE = new RegExp(
-  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4}[.,]–|(?<![\p{L}\d][.-]?)${DASHED_CENTS}))(?![\d%]|[.,:]\d|-\d)`,
+  String.raw`(?<![\d.,/])(?:(${CURRENCY})\s*(${GROUPED_WHOLE}|${AMOUNT})|(${AMOUNT})\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})|(${GROUPED}|\d{1,4}[.,]\d{2}|\d{1,4}[.,]-{1,2}|\d{1,4}[.,]–|(?<![\p{L}\d][.-]?)${DASHED_CENTS}))(?![\d%]|[.,:]\d|-\d)`,
   'gu',
 );
+/** Amounts at most this: a bigger one is a misreading (digits of a phone number, a code), not a price. */
+const MAX_AMOUNT = 10_000;
+/** …unless its thousands are grouped as printed, up to what a promotion's price may be (the API's money). */
+const MAX_GROUPED_AMOUNT = 100_000;
+const GROUPED_RE = new RegExp(String.raw`^(?:${GROUPED}|${GROUPED_WHOLE})$`, 'u');
 /** Arabic and Persian "٢ حبة ١٥ درهم", "۲ عدد ۲۰ €": a count of pieces, then what they cost together. */
 const PIECES = '(?:حبة|حبات|قطعة|قطع|عبوة|عبوات|عدد|بسته)';
 const PIECES_FOR = String.raw`${PIECES}\s*(?:ب|بـ|به)?`;
@@ -97,10 +109,18 @@ const MULTI_BUY_RE = new RegExp(
   String.raw`(?<!\d[.,])\b(\d{1,2})\s*${COUNTED_PIECES}(?:for|${GERMAN_FOR}(?: nur)?|[x×]x?|pour|por|per|\/|ב-?|${PIECES_FOR})\s*(R\$|RS|${CURRENCY})?\s*(\d{1,4}(?:[.,]\d{1,2}|[.,][-–]{1,2})?)\s*(${CURRENCY}|${ARABIC_SCRIPT_CURRENCY})?`,
   'gi',
 );
-/** "2/99¢", "3 for 89¢": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
-const CENTS_MULTI_BUY_RE = /(?<![\d.,])\b(\d{1,2})\s*(?:\/|for)\s*(\d{1,2})\s*¢/giu;
-/** "99¢", "49 ¢": cents alone (US and Canadian flyers). */
-const CENTS_RE = /(?<![\d.,])(\d{1,2})\s*¢/gu;
+/**
+ * A cent sign, or a penny's "p" glued to its amount ("45p": British flyers); not a word's first
+ * letter ("12pk", "6pcs").
+ */
+const CENT_MARK = String.raw`(?:\s*¢|p(?![\p{L}\d]))`;
+/** "2/99¢", "3 for 89¢", "2 for 90p": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
+const CENTS_MULTI_BUY_RE = new RegExp(
+  String.raw`(?<![\d.,])\b(\d{1,2})\s*(?:\/|for)\s*(\d{1,2})${CENT_MARK}`,
+  'giu',
+);
+/** "99¢", "49 ¢", "45p": cents alone (US, Canadian and British flyers). */
+const CENTS_RE = new RegExp(String.raw`(?<![\d.,£$€\p{L}])(\d{1,2})${CENT_MARK}`, 'gu');
 /**
  * "1,35L", "2,2kg", "1.5lt": an amount without a currency glued to a unit is a size, not a price
  * (with a space, "R$ 19,95 kg" and "2,99 kg" are prices per kilo).
@@ -124,7 +144,7 @@ const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4}
  * ("Non-member $2.49", "Nicht-Mitglieder", "Não sócio") is the regular one too.
  */
 const OLD_MARK_RE =
-  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|p\.?v\.?p\.?|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci)(?:\s*R)?[\s\-–—]*:?\s*$/iu;
+  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|p\.?v\.?p\.?|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|without\s+(?:a\s+)?(?:\p{L}*card|nectar|lidl\s?plus)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci)(?:\s*R)?[\s\-–—]*:?\s*$/iu;
 /**
  * Words before a saving ("SAVE $4", "Économisez 0,50 €", "Ahorra 1 €", "Sie sparen 2,00 €"): the
  * amount saved is neither the offer's price nor its regular one, and is not read as a price.
@@ -200,6 +220,9 @@ function markOf(before: string, after: string): 'old' | 'new' | 'saving' | undef
 }
 
 function amountOf(raw: string): number {
+  // Thousands grouped: the marks between groups of three go, the last other one is the decimal point.
+  if (/^\d{1,3}(?:([.,])\d{3})+(?:(?!\1)[.,]\d{2})?$/u.test(raw))
+    return Number(raw.replace(/[.,](?=\d{3}(?:\D|$))/gu, '').replace(',', '.'));
   const cleaned = raw
     .replace(/[,.](?:-{1,2}|–)$/, '')
     .replace(/^[-–—](?=[.,])/, '0')
@@ -304,7 +327,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     if (/[-–]$/u.test(raw) && /^[-–]?\d/u.test(text.slice(end))) continue;
     if (!/[.,]/.test(raw) && COUNT_LOST_BEFORE.test(clean.slice(Math.max(0, start - 16), start))) continue;
     const value = amountOf(raw);
-    if (!(value > 0) || value >= 10_000) continue;
+    if (!(value > 0) || value >= (GROUPED_RE.test(raw) ? MAX_GROUPED_AMOUNT : MAX_AMOUNT)) continue;
     const marked = markOf(clean.slice(Math.max(0, start - 24), start), clean.slice(end, end + 24));
     if (marked === 'saving') continue;
     tokens.push({ value, start, end, marked });
@@ -493,6 +516,11 @@ const PRICE_NOTE =
   /^\s*(?:without\b|buy \d+,? get \d+|bogo\b|b\dg\d\b|with (?:a |the )?(?:digital |store )?coupons?\b|(?:avec|com|con|mit) (?:la |o |der |votre |seu |su )?(?:kunden)?(?:carte|cart[ãa]o|tarjeta|karte|carta)|p\.?v\.?p\.?(?![\p{L}])|\d\s*\+\s*\d\s*(?:gratis|free|gratuit|gr[áa]tis|gratuito|omaggio)|(?:digital|clip) coupon|non[- ]?members?|nicht[- ]?mitglied|non[- ]adh[ée]rent|n[ãa]o[- ]s[óo]cio|no[- ]socio|non[- ]soci|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
 
 /**
+ * A loyalty scheme's name before its price: British supermarkets' cards ("Clubcard", "More Card"),
+ * "Nectar", "Lidl Plus", a loyalty or rewards app.
+ */
+const LOYALTY_SCHEME = String.raw`(?:\p{L}*\s?card|nectar|lidl\s?plus|loyalty|rewards?|app)`;
+/**
  * Badges over a member's or loyalty club's price ("Exclusividade Cliente Clube", "Exclusivo para
  * sócios", "Member price", "Members only", "Preço Clube", "Prix adhérent", "Precio socio",
  * "Mitgliederpreis", "Promoção exclusiva para cliente Save Ganhe"): they say who pays the price
@@ -501,8 +529,10 @@ const PRICE_NOTE =
  * names the programme within a few words (OCR garbles the ones between: "Exclusividade COllente
  * Clube").
  */
-const MEMBER_NOTE =
-  /^\s*(?:(?:promo\p{L}*\s+|ofert\p{L}*\s+|offre\s+|angebot\s+)?exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])(?![\p{L}\p{N}])|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)/iu;
+const MEMBER_NOTE = new RegExp(
+  String.raw`^\s*(?:(?:promo\p{L}*\s+|ofert\p{L}*\s+|offre\s+|angebot\s+)?exclusiv\p{L}*(?:\s+\S+){0,3}?\s+(?:client|kund|member|membr|mitglied|s[óo]ci|club|adh[ée]rent|miembr|assinant|titular)\p{L}*|(?:pre[çc]o|precio|prix|prezzo|price|oferta|offre|angebot)\s+(?:(?:do|de|del|du)\s+)?(?:clube?|s[óo]cio|membro|member|adh[ée]rent|fid[ée]lit[ée])(?![\p{L}\p{N}])|(?:member|club|clube)\s+(?:price|pre[çc]o|prix|precio|deal)\b|${LOYALTY_SCHEME}\s+(?:price|deal|offer)s?(?![\p{L}\p{N}])|members?\s+only\b|mitglieder(?:preis|angebot)|kundenkartenpreis)`,
+  'iu',
+);
 
 /**
  * Arabic and Persian price notes, wherever they stand in a right-to-left line: card prices
