@@ -101,6 +101,18 @@ function agreedTurn(turns: LineTurns, agreement: { lines: number; majority: numb
   return Number(best![0]) as Turn;
 }
 
+/** How a picture is read: its page segmentation, and whether it is the isolated print. */
+interface HowRead {
+  segmentation?: PSM;
+  /**
+   * The picture is the lines' type redrawn dark on white (`isolateText`): tesseract's retry of a
+   * line it reads poorly as light type on dark is off, for it finds nothing there but costs a
+   * second recognition of that line (savegnago's stacked lines 21.6 → 17.5 s of CPU, 4 pages).
+   */
+  print?: boolean;
+}
+const PRINT: HowRead = { print: true };
+
 /** Strips read on their own a page, at most. */
 const MAX_LINES_ALONE = 8;
 /** A strip narrower than this many of its heights may hold one word. */
@@ -188,7 +200,7 @@ export class TesseractEngine implements OcrEngine {
   ): Promise<{ isolated: Canvas; stacked: OcrWord[] }> {
     const isolated = await isolateText(image, lines);
     const stack = stackLines(isolated, strips);
-    return { isolated, stacked: wordsOnPage(await this.#read(stack.png, context), stack.placements) };
+    return { isolated, stacked: wordsOnPage(await this.#read(stack.png, context, PRINT), stack.placements) };
   }
 
   /**
@@ -222,9 +234,10 @@ export class TesseractEngine implements OcrEngine {
     const found: OcrWord[] = [];
     for (const strip of [...strips].sort((a, b) => a.y - b.y).slice(0, MAX_LINES_ALONE)) {
       const alone = stackLines(picture, [strip]);
-      let read = wordsOnPage(await this.#read(alone.png, context, PSM.SINGLE_LINE), alone.placements);
+      const reading = (segmentation: PSM) => this.#read(alone.png, context, { ...PRINT, segmentation });
+      let read = wordsOnPage(await reading(PSM.SINGLE_LINE), alone.placements);
       if (!read.some(isReadAgain) && strip.width < strip.height * WORD_SHAPE)
-        read = wordsOnPage(await this.#read(alone.png, context, PSM.SINGLE_WORD), alone.placements);
+        read = wordsOnPage(await reading(PSM.SINGLE_WORD), alone.placements);
       found.push(...read);
     }
     return found;
@@ -252,7 +265,7 @@ export class TesseractEngine implements OcrEngine {
     const arabic =
       document.script === 'arabic' ? await readWords(await this.#arabicWorker(), image) : undefined;
     if (arabic && isArabicScriptReading(onLines(arabic, await detected))) return arabic;
-    const words = await this.#read(image, [], undefined, arabic, detected);
+    const words = await this.#read(image, [], {}, arabic, detected);
     if (arabicScriptShare(words) > 0.5) document.script = 'arabic';
     else {
       const found = pageLanguage(words);
@@ -296,25 +309,30 @@ export class TesseractEngine implements OcrEngine {
   async #read(
     image: Buffer,
     context: readonly OcrWord[],
-    segmentation?: PSM,
+    how: HowRead = {},
     arabicReading?: OcrWord[],
     lines?: Promise<readonly ImageRegion[]>,
   ): Promise<OcrWord[]> {
     if (context.length > 0) {
-      const read = async (worker: Promise<Worker>) => readWords(await worker, image, segmentation);
+      const read = async (worker: Promise<Worker>) => readWords(await worker, image, how);
       if (arabicScriptShare(context) > 0.5) return read(this.#arabicWorker());
       const known = pageLanguage(context);
       if (known) return read(this.#languageWorker(known));
-      return this.#inPageLanguage(image, await read(this.#latinWorker()), context, segmentation);
+      return this.#inPageLanguage(image, await read(this.#latinWorker()), context, how);
     }
-    const latin = await this.#inPageLanguage(image, await readWords(await this.#latinWorker(), image));
+    const latin = await this.#inPageLanguage(
+      image,
+      await readWords(await this.#latinWorker(), image, how),
+      [],
+      how,
+    );
     if (confidentLetterShare(lines ? onLines(latin, await lines) : latin) >= OTHER_SCRIPT_SHARE) return latin;
     // A page whose lines stand turned reads poorly in any script: the reader turns it upright and
     // reads it again (`upright`), so it is not read in Arabic script first (savegnago's pages
     // upside down, ~5 s a page). Only when its lines agree by far: the classifier knows Arabic
     // script least (upright Arabic pages: up to 8 lines upside down against 8 upright).
     if (lines && isTurned(await this.#turnOf(image, SURELY_TURNED))) return latin;
-    const arabic = arabicReading ?? (await readWords(await this.#arabicWorker(), image));
+    const arabic = arabicReading ?? (await readWords(await this.#arabicWorker(), image, how));
     return confidentLetters(arabic) > confidentLetters(latin) ? arabic : latin;
   }
 
@@ -467,11 +485,11 @@ export class TesseractEngine implements OcrEngine {
     image: Buffer,
     english: OcrWord[],
     context: readonly OcrWord[] = [],
-    segmentation?: PSM,
+    how: HowRead = {},
   ): Promise<OcrWord[]> {
     const language = pageLanguage([...context, ...english]);
     if (!language || SPELLING[language]) return english;
-    const native = await readWords(await this.#languageWorker(language), image, segmentation);
+    const native = await readWords(await this.#languageWorker(language), image, how);
     return confidentLetters(native) >= confidentLetters(english) ? native : english;
   }
 
@@ -527,12 +545,12 @@ export class TesseractEngine implements OcrEngine {
 }
 
 /** `segmentation`: how tesseract finds the text (tesseract.js's default: one block), for this reading only. */
-async function readWords(worker: Worker, image: Buffer, segmentation?: PSM): Promise<OcrWord[]> {
+async function readWords(worker: Worker, image: Buffer, how: HowRead = {}): Promise<OcrWord[]> {
   // tesseract.js passes a recognition's tesseract parameters through and restores them after it
   // (its types list only its own options): setParameters would change them for every reading.
-  const parameters: Partial<RecognizeOptions & WorkerParams> = segmentation
-    ? { tessedit_pageseg_mode: segmentation }
-    : {};
+  const parameters: Partial<RecognizeOptions & WorkerParams> & Record<string, string> = {};
+  if (how.segmentation) parameters.tessedit_pageseg_mode = how.segmentation;
+  if (how.print) parameters.tessedit_do_invert = '0';
   const result = await worker.recognize(image, parameters, { blocks: true, text: false });
   const words: OcrWord[] = [];
   for (const block of result.data.blocks ?? []) {
