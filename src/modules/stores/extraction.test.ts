@@ -2054,6 +2054,22 @@ describe('layout parser', () => {
     expect(offers.length).toBeLessThanOrEqual(MAX_LAYOUT_ITEMS);
   });
 
+  it.each(['1.', '12.10. ', '1/1 ', '9¢ ', '$1 ', '1 kg = '])(
+    'reads a page whose one text item is 200,000 characters of "%s" (a hostile text layer)',
+    (unit) => {
+      // Was: minutes of one core. Dates and prices blanked to one long run of spaces, which
+      // patterns free to start with spaces scanned again from each of its characters, and every
+      // amount of the line checked against every other.
+      const hostile = unit.repeat(Math.ceil(200_000 / unit.length));
+      const offers = parseLayout([
+        item('Butter', 40, 100, 20),
+        item('1,99 €', 40, 130, 40),
+        item(hostile, 40, 400, 4),
+      ]);
+      expect(offers.map((o) => [o.product, o.discountedPrice])).toContainEqual(['Butter', 1.99]);
+    },
+  );
+
   it.each([
     // German packs' sizes in one word ("400-g-Packung") are their unit.
     ['Bio-Vollmilch', '1-l-Packung (1 l = 1,19)', '1,19', 1.19, '1-l-Packung'],

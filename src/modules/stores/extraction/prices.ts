@@ -234,7 +234,7 @@ export function blankDates(text: string): string {
   return text.replace(DATE_RE, (match) => ' '.repeat(match.length));
 }
 
-const MONEY = String.raw`(?:R\$|[€$£₪])?\s*(?:\d{1,4}(?:[.,]\d{1,2})?|[-–—][.,]\d{2})\s*(?:[€$£₪¢])?`;
+const MONEY = String.raw`(?:(?:R\$|[€$£₪])\s*)?(?:\d{1,4}(?:[.,]\d{1,2})?|[-–—][.,]\d{2})\s*(?:[€$£₪¢])?`;
 const BASE_UNIT = String.raw`(?:kg|l|lt|litre|liter|litro|lb|oz|100\s*g|100\s*ml|10\s*g)`;
 /**
  * Reference prices, what an amount comes to per kilo, litre or ounce, printed beside offers (the
@@ -245,7 +245,7 @@ const BASE_UNIT = String.raw`(?:kg|l|lt|litre|liter|litro|lb|oz|100\s*g|100\s*ml
  */
 const REFERENCE_PRICE_RE = new RegExp(
   [
-    String.raw`\(?\s*(?:1|10|100|1000)\s*(?:kg|g|l|ml|lb|oz|st(?:ück|k)?\.?)\s*=\s*${MONEY}\s*\)?`,
+    String.raw`(?:\(\s*)?(?:1|10|100|1000)\s*(?:kg|g|l|ml|lb|oz|st(?:ück|k)?\.?)\s*=\s*${MONEY}\s*\)?`,
     String.raw`(?:soit|equivale a|entspricht|grundpreis|kilopreis|literpreis|prezzo al|preço (?:do|por)|precio (?:por|del))\s*(?:kg|l|litro|kilo|100\s*g)?\s*:?\s*${MONEY}(?:\s*(?:\/|le|la|el|o|al|per|pro|je|the)\s*${BASE_UNIT})?`,
     String.raw`(?<![\p{L}])al\s+(?:kg|l|litro|kilo|100\s*g)\s*:?\s*${MONEY}`,
     String.raw`(?<![\d.,])${MONEY}\s*(?:\/|per|pro|je)\s*(?:oz)(?![\p{L}\d])`,
@@ -266,7 +266,7 @@ export function blankReferencePrices(text: string): string {
 export function findPrices(text: string, ocrLine = false): PriceToken[] {
   const clean = blankReferencePrices(blankDates(text));
   const tokens: PriceToken[] = [];
-  const taken: Array<[number, number]> = [];
+  const taken = new TakenSpans(clean.length);
   const pieces = ocrLine ? PIECES_LINE_AS_PRINTED_RE.exec(clean) : null;
   if (pieces) {
     const count = Number(pieces[2]);
@@ -279,7 +279,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const total = Number(match[2]) / 100;
     if (!(count >= 2) || !(total > 0)) continue;
     const [start, end] = [match.index, match.index + match[0].length];
-    taken.push([start, end]);
+    taken.take(start, end);
     tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
   }
   for (const match of clean.matchAll(MULTI_BUY_RE)) {
@@ -291,7 +291,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     if (COUNTED_RE.test(match[0]) && PACK_HOLDS_BEFORE.test(clean.slice(Math.max(0, start - 12), start)))
       continue;
     const end = start + match[0].length;
-    taken.push([start, end]);
+    taken.take(start, end);
     tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
   }
   for (const match of clean.matchAll(PIECES_FOR_AS_PRINTED_RE)) {
@@ -299,15 +299,15 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     const total = amountOf(match[2] ?? '');
     const start = match.index;
     const end = start + match[0].length;
-    if (!(count >= 2) || !(total > 0) || taken.some(([a, b]) => start < b && end > a)) continue;
-    taken.push([start, end]);
+    if (!(count >= 2) || !(total > 0) || taken.overlaps(start, end)) continue;
+    taken.take(start, end);
     tokens.push({ value: round2(total / count), start, end, marked: 'new', multiBuy: count });
   }
   for (const match of clean.matchAll(CENTS_RE)) {
     const start = match.index;
     const end = start + match[0].length;
-    if (taken.some(([a, b]) => start < b && end > a)) continue;
-    taken.push([start, end]);
+    if (taken.overlaps(start, end)) continue;
+    taken.take(start, end);
     // "0¢" is no price: OCR's second reading of part of a "50¢" beside it.
     const value = round2(Number(match[1]) / 100);
     if (!(value > 0)) continue;
@@ -318,7 +318,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
   for (const match of clean.matchAll(PRICE_RE)) {
     const start = match.index;
     const end = start + match[0].length;
-    if (taken.some(([a, b]) => start < b && end > a)) continue;
+    if (taken.overlaps(start, end)) continue;
     if (SIZE_RANGE_AFTER.test(clean.slice(end))) continue;
     if (match[5] && GLUED_UNIT_AFTER.test(clean.slice(end))) continue;
     if (match[5] && !ocrLine && VOLUME_AFTER.test(clean.slice(end))) continue;
@@ -333,6 +333,26 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     tokens.push({ value, start, end, marked });
   }
   return tokens.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Which characters a price already read covers: a mark a character, so that a line of thousands of
+ * amounts (a hostile text item) is checked in linear time, not each amount against every other.
+ */
+class TakenSpans {
+  readonly #taken: Uint8Array;
+
+  constructor(length: number) {
+    this.#taken = new Uint8Array(length);
+  }
+
+  take(start: number, end: number): void {
+    this.#taken.fill(1, start, end);
+  }
+
+  overlaps(start: number, end: number): boolean {
+    return this.#taken.subarray(start, end).includes(1);
+  }
 }
 
 export function round2(value: number): number {
@@ -357,9 +377,9 @@ const CONTAINER = String.raw`(?:\s+(?:bags?|box|boxes|pack|pkg|tray|tub|jar|bott
  * A pack's count ("94CT", "18 ct", "6 count"), not after the words that price a German cent amount
  * ("je 49 Ct.", "nur 99 ct"): there "ct" is the currency.
  */
-const PACK_COUNT = String.raw`(?<![\p{L}\d])(?<!(?:je|nur|für|ab|statt|pro|um)\s*)\d+\s*(?:ct|count)${END}`;
+const PACK_COUNT = String.raw`(?<![\p{L}\d])(?<!(?:je|nur|für|ab|statt|pro|um)\s{0,3})\d+\s*(?:ct|count)${END}`;
 /** Italian delis price by the hectogram: "all'etto", "l'etto", "per etto" (100 g). */
-const PER_ETTO = String.raw`(?<![\p{L}\d])(?:al|per\s)?l?['’]?\s*etto(?![\p{L}\d])`;
+const PER_ETTO = String.raw`(?<![\p{L}\d])(?:(?:al|per\s)l?['’]?\s*|l?['’]\s*)?etto(?![\p{L}\d])`;
 /** A German pack's size in one hyphenated word: "500-g-Packung", "0,75-l-Flasche", "1-kg-Beutel". */
 const COMPOUND_PACK = String.raw`(?<![\p{L}\d])\d+(?:[.,]\d+)?-(?:kg|g|l|ml|cl)-\p{L}+\.?`;
 const UNIT_RE = new RegExp(
@@ -430,11 +450,18 @@ export function packPriceFromRate(rate: number, rateUnit: string, packUnit: stri
 }
 
 export function blankPrices(text: string): string {
-  let out = blankReferencePrices(blankDates(text));
+  const out = blankReferencePrices(blankDates(text));
+  // Joined once: a line of thousands of amounts was copied whole for each of them.
+  const pieces: string[] = [];
+  let from = 0;
   for (const token of findPrices(text)) {
-    out = out.slice(0, token.start) + ' '.repeat(token.end - token.start) + out.slice(token.end);
+    const start = Math.max(token.start, from);
+    if (token.end <= start) continue;
+    pieces.push(out.slice(from, start), ' '.repeat(token.end - start));
+    from = token.end;
   }
-  return out;
+  pieces.push(out.slice(from));
+  return pieces.join('');
 }
 
 /** The name-like rest of a text once prices, units and framing words are removed. */
