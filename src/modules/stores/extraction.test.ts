@@ -212,6 +212,26 @@ describe('price and unit recognition', () => {
     '67,39-por',
     'R$ 67,39 por R$ 51,99',
     '8,79 por 6,99',
+    // A regular price's words in the issue's languages beyond "was" and "statt" (were unmarked,
+    // and on a line of their own an offer named "Normalpreis"): Quebec's "Rég.", Chile's
+    // "Precio normal", Italy's "Prezzo pieno", the US discounters' "Compare at".
+    'Prix régulier 3,49 $',
+    'Rég. 3,49 $',
+    'Prix normal 3,49 €',
+    'Prix habituel 3,49 €',
+    'Precio normal $3.490',
+    'Precio regular 3,49 €',
+    'Precio anterior 3,49 €',
+    'Preço normal R$ 3,49',
+    'Preço habitual 3,49 €',
+    'Prezzo normale € 3,49',
+    'Prezzo pieno € 3,49',
+    'Prezzo di listino € 3,49',
+    'Normalpreis 3,49 €',
+    'Originalpreis 3,49 €',
+    'Usual price £3.49',
+    'Compare at $4.99',
+    'MSRP $4.99',
   ])('marks the price of "%s" as the regular one', (text) => {
     expect(findPrices(text)[0]?.marked).toBe('old');
   });
@@ -420,6 +440,13 @@ describe('layout parser', () => {
     ['Coca-Cola 2L', ['Member price', '$1.99', 'Non-member $2.49'], 'Coca-Cola', 1.99, 2.49],
     // Was: "Cereal Buy 1 Get 1 Free".
     ['Cereal', ['Buy 1 Get 1 Free', '$5.99'], 'Cereal', 5.99, 5.99],
+    // Was: an offer of its own named after the regular price's words.
+    ['Lait 2 %', ['4,99 $', 'Rég. 5,79 $'], 'Lait 2 %', 4.99, 5.79],
+    ['Passata', ['€ 2,49', 'Prezzo normale € 3,49'], 'Passata', 2.49, 3.49],
+    ['Vollmilch', ['2,49 €', 'Normalpreis 3,49 €'], 'Vollmilch', 2.49, 3.49],
+    ['Arroz grado 1', ['$1.290', 'Precio normal $1.590'], 'Arroz grado 1', 1290, 1590],
+    ['Baked Beans', ['£2.49', 'Usual price £3.49'], 'Baked Beans', 2.49, 3.49],
+    ['Paper Towels', ['$3.99', 'Compare at $6.49'], 'Paper Towels', 3.99, 6.49],
     // Was: "with digital coupon" an offer of its own at 4.49.
     ['Cheerios 18 oz', ['$2.99', 'with digital coupon', '$4.49 without'], 'Cheerios', 2.99, 4.49],
     // British loyalty schemes' prices. Was: an offer named "Clubcard" (or "Nectar") at 3.00, the

@@ -137,14 +137,23 @@ const SIZE_RANGE_AFTER = /^\s*[-–]\s*\d+(?:[.,]\d+)?\s*(?:oz|lbs?|g|kg|ml|cl|l
 /** Dates look like prices ("12.10."): they are blanked out before prices are searched. */
 const DATE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\w¢])/g;
 /**
+ * A regular price's words beyond "was" and "statt", in the languages flyers print: Quebec's "Prix
+ * régulier", "Rég.", "Prix normal", Latin America's "Precio normal", Portugal's "Preço normal",
+ * Italy's "Prezzo pieno", "Prezzo di listino", Germany's "Normalpreis", the US discounters' "Compare
+ * at", "MSRP", Britain's "Usual price".
+ */
+const REGULAR_PRICE_WORDS = String.raw`(?:prix\s+(?:r[ée]gulier|normal|habituel)|r[ée]gulier|r[ée]g\.|pre(?:cio|ço|co)\s+(?:normal|regular|anterior|habitual)|prezzo\s+(?:normale|pieno|di\s+listino|consigliato)|normalpreis|originalpreis|usual(?:ly)?(?:\s+price)?|compare\s+at|msrp)(?!\p{L})`;
+/**
  * Words before a regular price: "was", "statt", "Reg.", "antes", "au lieu de", "De R$ … por", and the
  * price without the loyalty card ("without member card", "Sem cartão", "ohne Kundenkarte", "sin
  * tarjeta", "Prix sans carte"). "R" is the rest of "R$" (the sign is part of the price). The line
  * striking a regular price through is read as dashes ("Reg.-$0.80"). A non-member's price
  * ("Non-member $2.49", "Nicht-Mitglieder", "Não sócio") is the regular one too.
  */
-const OLD_MARK_RE =
-  /(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|p\.?v\.?p\.?|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|without\s+(?:a\s+)?(?:\p{L}*card|nectar|lidl\s?plus)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci)(?:\s*R)?[\s\-–—]*:?\s*$/iu;
+const OLD_MARK_RE = new RegExp(
+  String.raw`(?:\b(?:was|statt|reg(?:ular|\.)?(?: price)?|uvp|p\.?v\.?p\.?|vorher|bisher|sonst|orig(?:inal|\.)?|antes|au lieu de|anzich[ée]|invece di|de)|(?:without|sem|sin|sans|ohne|senza)\s+(?:member\s+|kunden)?(?:card|cart\S*|tarjeta|carte|karte|carta)|without\s+(?:a\s+)?(?:\p{L}*card|nectar|lidl\s?plus)|non[- ]?members?(?:\s+price)?|nicht[- ]?mitglieder(?:preis)?|non[- ]adh[ée]rents?|n[ãa]o[- ]s[óo]cios?|no[- ]socios?|non[- ]soci|(?<!\p{L})${REGULAR_PRICE_WORDS})(?:\s*R)?[\s\-–—]*:?\s*$`,
+  'iu',
+);
 /**
  * Words before a saving ("SAVE $4", "Économisez 0,50 €", "Ahorra 1 €", "Sie sparen 2,00 €"): the
  * amount saved is neither the offer's price nor its regular one, and is not read as a price.
@@ -539,8 +548,10 @@ export function isBadgeHeadline(text: string): boolean {
  * OCR often reading its words as lines apart ("COMPRE", "A PARTIR DE").
  * OCR garbles them ("Sem cartdo"), so the words are matched by their start.
  */
-const PRICE_NOTE =
-  /^\s*(?:without\b|buy \d+,? get \d+|bogo\b|b\dg\d\b|with (?:a |the )?(?:digital |store )?coupons?\b|(?:avec|com|con|mit) (?:la |o |der |votre |seu |su )?(?:kunden)?(?:carte|cart[ãa]o|tarjeta|karte|carta)|p\.?v\.?p\.?(?![\p{L}])|\d\s*\+\s*\d\s*(?:gratis|free|gratuit|gr[áa]tis|gratuito|omaggio)|(?:digital|clip) coupon|non[- ]?members?|nicht[- ]?mitglied|non[- ]adh[ée]rent|n[ãa]o[- ]s[óo]cio|no[- ]socio|non[- ]soci|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)/iu;
+const PRICE_NOTE = new RegExp(
+  String.raw`^\s*(?:without\b|buy \d+,? get \d+|bogo\b|b\dg\d\b|with (?:a |the )?(?:digital |store )?coupons?\b|(?:avec|com|con|mit) (?:la |o |der |votre |seu |su )?(?:kunden)?(?:carte|cart[ãa]o|tarjeta|karte|carta)|p\.?v\.?p\.?(?![\p{L}])|\d\s*\+\s*\d\s*(?:gratis|free|gratuit|gr[áa]tis|gratuito|omaggio)|(?:digital|clip) coupon|non[- ]?members?|nicht[- ]?mitglied|non[- ]adh[ée]rent|n[ãa]o[- ]s[óo]cio|no[- ]socio|non[- ]soci|with(?:out)? (?:member )?card|regular\b|reg\b\.?|was\b|you save|save\b|sem cart|com cart|de\W+r\W|economi[sz]|leve\b|\d+\s*(?:f\s?(?:[uü]|ii)\s?r|for|pour|por|para|x)\s*$|\d+\s*[ªºa°]\s*unid|pague|levando\b|llevando\b|compr(?:e|ando)\b|(?:[aà]\s?)?partir de\b|ab \d+\s*(?:st|x\b)|nest[ae] (?:promo|embal)|promo[cç][aã]o a\b|(?:cada |a )?unidade sai|sai(?: por)?\s*$|por(?:\s+R\$?)?\s*$|sin tarjeta|antes\b|ahorra|au lieu|prix (?:sans|r[ée]g)|${REGULAR_PRICE_WORDS}|[ée]conomisez|ohne (?:kunden)?karte|statt\b|sie sparen|uvp\b|anzich|invece di|senza carta|risparmi|(?:member |kunden)?(?:card|cart[ãa]o|tarjeta|carte|karte)(?:\s+R\$?)?\s*$)`,
+  'iu',
+);
 
 /**
  * A loyalty scheme's name before its price: British supermarkets' cards ("Clubcard", "More Card"),
