@@ -447,6 +447,21 @@ describe('layout parser', () => {
     ['Arroz grado 1', ['$1.290', 'Precio normal $1.590'], 'Arroz grado 1', 1290, 1590],
     ['Baked Beans', ['£2.49', 'Usual price £3.49'], 'Baked Beans', 2.49, 3.49],
     ['Paper Towels', ['$3.99', 'Compare at $6.49'], 'Paper Towels', 3.99, 6.49],
+    // The words that caption the offer's price are no name (were offers named "Precio oferta",
+    // "Preço promocional R", "Prix promo", "Our", "Angebotspreis", "Seulement", "From", "Dal").
+    ['Arroz grado 1', ['Precio oferta $1.290', 'Precio normal $1.590'], 'Arroz grado 1', 1290, 1590],
+    ['Feijão carioca', ['Preço promocional R$ 6,49'], 'Feijão carioca', 6.49, 6.49],
+    ['Feijão carioca', ['Por apenas R$ 6,49'], 'Feijão carioca', 6.49, 6.49],
+    ['Lait 2 %', ['Prix promo 4,99 $'], 'Lait 2 %', 4.99, 4.99],
+    ['Lait 2 %', ['Seulement 4,99 $'], 'Lait 2 %', 4.99, 4.99],
+    ['Lait 2 %', ['Dès 4,99 $'], 'Lait 2 %', 4.99, 4.99],
+    ['Passata', ['Prezzo offerta € 0,89'], 'Passata', 0.89, 0.89],
+    ['Passata', ['Dal € 0,89'], 'Passata', 0.89, 0.89],
+    ['Vollmilch', ['Angebotspreis 0,99 €'], 'Vollmilch', 0.99, 0.99],
+    ['Baked Beans', ['Our price £0.89'], 'Baked Beans', 0.89, 0.89],
+    ['Paper Towels', ['From $3.99'], 'Paper Towels', 3.99, 3.99],
+    ['Aceite de oliva', ['Desde 5,49 €'], 'Aceite de oliva', 5.49, 5.49],
+    ['Aceite de oliva', ['Sólo 5,49 €'], 'Aceite de oliva', 5.49, 5.49],
     // Was: "with digital coupon" an offer of its own at 4.49.
     ['Cheerios 18 oz', ['$2.99', 'with digital coupon', '$4.49 without'], 'Cheerios', 2.99, 4.49],
     // British loyalty schemes' prices. Was: an offer named "Clubcard" (or "Nectar") at 3.00, the

@@ -473,9 +473,20 @@ export function blankPrices(text: string): string {
   return pieces.join('');
 }
 
+/**
+ * Words that caption the price printed right after them, never part of a name: "Precio oferta",
+ * "Preço promocional", "Por apenas", "Prix promo", "Seulement", "Dès", "Prezzo offerta", "Angebotspreis",
+ * "Our price", "Desde", "Sólo"; and, only before a currency sign, words a name may hold ("From $3.99"
+ * but "Cheese from 2 farms", "Dal € 0,89" but "Toor Dal 1 kg").
+ */
+const PRICE_CAPTION = new RegExp(
+  String.raw`(?<!\p{L})(?:(?:(?:our|sale|special|low|deal|offer|promo(?:tional)?)\s+price|now\s+only|pre(?:cio|ço|co)\s+(?:de\s+)?(?:oferta|especial|promo\p{L}*|baixo|bajo)|prix\s+(?:promo|sp[ée]cial|choc|bas)|super\s*prix|prezzo\s+(?:offerta|speciale|promo\p{L}*)|(?:angebots|aktions|sonder|tief|super)preis|(?:por|a)\s+(?:s[óo]lo|apenas|s[óo])|s[óo]lo|apenas|seulement|desde|dès|a\s+soli)\s*:?\s*(?=R?\s?[$€£₪]|\d)|(?:only|from|just|s[óo]|dal|oferta|offerta)\s*:?\s*(?=R?\s?[$€£₪]))`,
+  'giu',
+);
+
 /** The name-like rest of a text once prices, units and framing words are removed. */
 export function residualName(text: string): string {
-  let rest = blankPrices(text);
+  let rest = blankPrices(text.replace(PRICE_CAPTION, (caption) => ' '.repeat(caption.length)));
   const unit = UNIT_RE.exec(rest);
   if (unit) rest = rest.slice(0, unit.index) + ' ' + rest.slice(unit.index + unit[0].length);
   return rest
