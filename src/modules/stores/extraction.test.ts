@@ -549,6 +549,16 @@ describe('layout parser', () => {
     ]);
   });
 
+  it.each(['לק"ג', 'לק״ג', 'ל-ק"ג'])(
+    'a Hebrew price per kilo ("₪ 10.90 %s") is a rate, not a name',
+    (rate) => {
+      // Was: an offer named "לק"ג" (ל, per, glued to ק"ג, kilogram), the tile's name lost.
+      const offers = parseLayout([item('חזה עוף טרי', 100, 100, 14), item(`₪ 10.90 ${rate}`, 100, 120, 28)]);
+      expect(offers).toMatchObject([{ product: 'חזה עוף טרי', discountedPrice: 10.9 }]);
+      expect(offers[0]!.unit).toMatch(/^per ק["״]ג$/u);
+    },
+  );
+
   it('a currency\'s code over a price ("CHF 1.60") names nothing', () => {
     // Was: an offer named "CHF".
     const offers = parseLayout([item('Milch 1 l', 40, 100, 14), item('CHF 1.60', 40, 120, 28)]);

@@ -372,7 +372,7 @@ export function round2(value: number): number {
 const FRAME_WORDS =
   /\b(?:jetzt|nur|now|ahora|agora|maintenant|adesso|was|statt|only|sale|reg(?:ular)?|uvp|pvp|vorher|bisher|sonst|je|per|pro|ab|save|sparen?|aktion|angebot|price|preis|each|ea|st(?:ück|k)?\.?|for|für|fiir)\b/gi;
 
-const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|quilos?|chilo|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة|ליטר|גרם|קילו|ק"ג|מ"ל|יחידות|יחידה|יח')`;
+const UNIT_WORD = String.raw`(?:kg|unité|unidad|pièce|pezzo|kilo(?:gramm?|s)?|quilos?|chilo|g|gr|gramm?|lbs?|pounds?|oz|l|lt|liter|litre|litro|ml|cl|stück|stk|st|pcs?|pieces?|pièces?|pezzi|each|ea|unid(?:ades?)?|un|pç|peças?|bund|bunch|pack(?:ung)?|pk|pacote|pct|dose|can|lata|flasche|bottle|garrafa|sack|beutel|bag|glas|jar|box|caixa|cx|schale|tray|bandeja|becher|cup|dozen|dz|slices?|tranches?|scheiben|rebanadas?|lonchas?|fatias?|gal|gallons?|qt|quarts?|pt|pints?|fl\.? ?oz|کیلو(?:گرم)?|گرم|لیتر|عدد|بسته|كيلو|كغ|كجم|غرام|جرام|لتر|حبة|علبة|ליטר|גרם|קילו|ק["״]ג|מ["״]ל|יחידות|יחידה|יח')`;
 /** The end of a unit word: no letter or digit of any script follows (JavaScript word boundaries are ASCII-only). */
 const END = String.raw`(?![\p{L}\d])`;
 /** What a North American pack size names after it ("10 lb bag", "2 lb box"): part of the pack, not of the name. */
@@ -392,7 +392,7 @@ const PER_ETTO = String.raw`(?<![\p{L}\d])(?:(?:al|per\s)l?['’]?\s*|l?['’]\s
 /** A German pack's size in one hyphenated word: "500-g-Packung", "0,75-l-Flasche", "1-kg-Beutel". */
 const COMPOUND_PACK = String.raw`(?<![\p{L}\d])\d+(?:[.,]\d+)?-(?:kg|g|l|ml|cl)-\p{L}+\.?`;
 const UNIT_RE = new RegExp(
-  String.raw`(?:${PACK_COUNT}|${COMPOUND_PACK}|${PER_ETTO}|(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
+  String.raw`(?:${PACK_COUNT}|${COMPOUND_PACK}|${PER_ETTO}|(?<![\p{L}\d])(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/|ל-?)\s*(?:\d+(?:[.,]\d+)?\s*)?${UNIT_WORD}${END}|(?<![\p{L}\d])(?:kg|lbs?|گرم|کیلو|كيلو|غرام|جرام|عدد|حبة)${END}|(?<![\p{L}\d])(?:\d{1,2}\s*[x×]\s*)?\d+(?:[.,]\d+)?\s*${UNIT_WORD}${END}${CONTAINER}(?:\s*\(\s*\d+(?:[.,]\d+)?\s*${UNIT_WORD}\s*\))?|\beach\b|(?<![\p{L}\d])(?:cada|unidade|unidad|unité|stück)(?![\p{L}\d])|\bea\.?(?=\s|$)|(?<![\p{L}\d])c\/\s?(?:\d+(?:\s*(?:un(?:id(?:ades?)?|ds?)?|p[çc]s?)\.?)?|u)${END})`,
   'iu',
 );
 
@@ -407,7 +407,7 @@ export function findUnit(text: string): string | undefined {
 
 function normaliseUnit(raw: string): string {
   const unit = raw.trim().replace(/\s+/g, ' ');
-  const rate = /^(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/)\s*(.+)$/iu.exec(unit);
+  const rate = /^(?:per|pro|je|le|la|l['’]|el|al|o|por|cada|the|\/|ל-?)\s*(.+)$/iu.exec(unit);
   if (/^(?:kg|lbs?)$/i.test(unit)) return `per ${unit.toLowerCase()}`;
   if (/etto$/iu.test(unit)) return 'per 100 g';
   if (rate) return `per ${rate[1]!.trim()}`.replace(/\bper (ea|each)\.?$/i, 'each');
