@@ -462,6 +462,7 @@ describe('layout parser', () => {
     ['Paper Towels', ['From $3.99'], 'Paper Towels', 3.99, 3.99],
     ['Aceite de oliva', ['Desde 5,49 €'], 'Aceite de oliva', 5.49, 5.49],
     ['Aceite de oliva', ['Sólo 5,49 €'], 'Aceite de oliva', 5.49, 5.49],
+    ['Baked Beans', ['Any 3 for £2'], 'Baked Beans', 0.67, 0.67],
     // Was: "with digital coupon" an offer of its own at 4.49.
     ['Cheerios 18 oz', ['$2.99', 'with digital coupon', '$4.49 without'], 'Cheerios', 2.99, 4.49],
     // British loyalty schemes' prices. Was: an offer named "Clubcard" (or "Nectar") at 3.00, the

@@ -476,11 +476,11 @@ export function blankPrices(text: string): string {
 /**
  * Words that caption the price printed right after them, never part of a name: "Precio oferta",
  * "Preço promocional", "Por apenas", "Prix promo", "Seulement", "Dès", "Prezzo offerta", "Angebotspreis",
- * "Our price", "Desde", "Sólo"; and, only before a currency sign, words a name may hold ("From $3.99"
+ * "Our price", "Desde", "Sólo", a British multi-buy's "Any" ("Any 3 for £5"); and, only before a currency sign, words a name may hold ("From $3.99"
  * but "Cheese from 2 farms", "Dal € 0,89" but "Toor Dal 1 kg").
  */
 const PRICE_CAPTION = new RegExp(
-  String.raw`(?<!\p{L})(?:(?:(?:our|sale|special|low|deal|offer|promo(?:tional)?)\s+price|now\s+only|pre(?:cio|ço|co)\s+(?:de\s+)?(?:oferta|especial|promo\p{L}*|baixo|bajo)|prix\s+(?:promo|sp[ée]cial|choc|bas)|super\s*prix|prezzo\s+(?:offerta|speciale|promo\p{L}*)|(?:angebots|aktions|sonder|tief|super)preis|(?:por|a)\s+(?:s[óo]lo|apenas|s[óo])|s[óo]lo|apenas|seulement|desde|dès|a\s+soli)\s*:?\s*(?=R?\s?[$€£₪]|\d)|(?:only|from|just|s[óo]|dal|oferta|offerta)\s*:?\s*(?=R?\s?[$€£₪]))`,
+  String.raw`(?<!\p{L})(?:(?:(?:our|sale|special|low|deal|offer|promo(?:tional)?)\s+price|now\s+only|pre(?:cio|ço|co)\s+(?:de\s+)?(?:oferta|especial|promo\p{L}*|baixo|bajo)|prix\s+(?:promo|sp[ée]cial|choc|bas)|super\s*prix|prezzo\s+(?:offerta|speciale|promo\p{L}*)|(?:angebots|aktions|sonder|tief|super)preis|(?:por|a)\s+(?:s[óo]lo|apenas|s[óo])|s[óo]lo|apenas|seulement|desde|dès|a\s+soli|any(?=\s+\d+\s+for\b))\s*:?\s*(?=R?\s?[$€£₪]|\d)|(?:only|from|just|s[óo]|dal|oferta|offerta)\s*:?\s*(?=R?\s?[$€£₪]))`,
   'giu',
 );
 
