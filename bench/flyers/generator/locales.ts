@@ -26,6 +26,8 @@ export interface Locale {
   decimal: '.' | ',';
   /** Whether big prices print their cents raised and small ("$1⁹⁹"). */
   superscriptCents: boolean;
+  /** A price under one printed in the currency's hundredths with this mark ("45p"), as British flyers do. */
+  subunit?: string;
   member: (regular: string) => string;
   was: (old: string) => string;
   save: (amount: string) => string;
@@ -80,6 +82,19 @@ const MONTHS_ES = [
 ];
 const dd = (d: Date) => String(d.getUTCDate()).padStart(2, '0');
 const mm = (d: Date) => String(d.getUTCMonth() + 1).padStart(2, '0');
+/** "1st", "2nd", "23rd", "11th": a British day. */
+const ordinal = (d: Date) => {
+  const day = d.getUTCDate();
+  const suffix =
+    day % 10 === 1 && day !== 11
+      ? 'st'
+      : day % 10 === 2 && day !== 12
+        ? 'nd'
+        : day % 10 === 3 && day !== 13
+          ? 'rd'
+          : 'th';
+  return `${day}${suffix}`;
+};
 
 export const LOCALES: Locale[] = [
   {
@@ -359,6 +374,45 @@ export const LOCALES: Locale[] = [
       { name: 'خبز عربي', sold: 'each', min: 2.5, max: 4.5 },
     ],
   },
+  {
+    // British: pence under a pound ("45p"), a loyalty card's regular price, "Any 3 for £5".
+    code: 'en-GB',
+    language: 'en',
+    currency: 'GBP',
+    rtl: false,
+    digits: 'latin',
+    stores: ['High Street Grocer', 'Village Larder'],
+    weight: { label: 'per kg', printed: 'per kg' },
+    each: { label: 'each', printed: 'each' },
+    symbol: '£',
+    symbolBefore: true,
+    decimal: '.',
+    superscriptCents: false,
+    subunit: 'p',
+    member: (r) => `Regular Price ${r}`,
+    was: (o) => `Was ${o}`,
+    save: (a) => `Save ${a}`,
+    multibuy: (n, t) => `Any ${n} for ${t}`,
+    validity: (f, u) =>
+      `Offers valid from ${ordinal(f)} ${MONTHS_EN[f.getUTCMonth()]} until ${ordinal(u)} ${MONTHS_EN[u.getUTCMonth()]} ${u.getUTCFullYear()}`,
+    footer: (p) => `Open 7am - 10pm · 0161 496 0${100 + p} · Page ${p}`,
+    products: [
+      { name: 'Semi Skimmed Milk', sold: '4 pints', min: 1.25, max: 1.75 },
+      { name: 'Loose Bananas', sold: 'each', min: 0.15, max: 0.25 },
+      { name: 'British Chicken Breast Fillets', sold: 'weight', min: 5.5, max: 8 },
+      { name: 'Baked Beans', sold: '415g', min: 0.45, max: 0.95 },
+      { name: 'Mature Cheddar', sold: '400g', min: 2.5, max: 4 },
+      { name: 'Sliced White Bread', sold: '800g', min: 0.75, max: 1.4 },
+      { name: 'Free Range Eggs', sold: '12 pack', min: 2.2, max: 3.5 },
+      { name: 'Carrots', sold: '1kg', min: 0.4, max: 0.8 },
+      { name: 'Pork Sausages', sold: '454g', min: 1.5, max: 3 },
+      { name: 'Salted Butter', sold: '250g', min: 1.8, max: 2.6 },
+      { name: 'Cherry Tomatoes', sold: '250g', min: 0.8, max: 1.5 },
+      { name: 'Basmati Rice', sold: '1kg', min: 1.5, max: 3 },
+      { name: 'Broccoli', sold: 'each', min: 0.5, max: 0.9 },
+      { name: 'Scottish Salmon Fillets', sold: '240g', min: 3, max: 4.5 },
+    ],
+  },
 ];
 
 const DIGITS: Record<Locale['digits'], string> = {
@@ -380,6 +434,8 @@ export function amount(value: number, locale: Locale): string {
 
 /** "$2.99", "2,99 €", "R$ 2,99", "۲,۹۹ €". */
 export function money(value: number, locale: Locale): string {
+  if (locale.subunit && value < 1)
+    return `${localDigits(String(Math.round(value * 100)), locale)}${locale.subunit}`;
   const a = amount(value, locale);
   if (!locale.symbolBefore) return `${a} ${locale.symbol}`;
   return locale.symbol.length > 1 ? `${locale.symbol} ${a}` : `${locale.symbol}${a}`;
@@ -387,6 +443,7 @@ export function money(value: number, locale: Locale): string {
 
 /** A whole amount as multi-buys print it: "$5", "5 €", "R$ 10". */
 export function wholeMoney(value: number, locale: Locale): string {
+  if (locale.subunit && value < 1) return money(value, locale);
   const a = localDigits(String(value), locale);
   if (!locale.symbolBefore) return `${a} ${locale.symbol}`;
   return locale.symbol.length > 1 ? `${locale.symbol} ${a}` : `${locale.symbol}${a}`;
