@@ -2293,6 +2293,10 @@ describe('validity', () => {
     ['De 28 de outubro a 3 de novembro', '2030-11-03'],
     // "Prices end" (a UK loyalty card's prices): was no date.
     ['Clubcard Prices end 03/11/30', '2030-11-03'],
+    // Tuesday's short name "mar." after a range's word (was: no date); March's "Mar 8" is March.
+    ['Du mer. 16 au mar. 22 oct. 2030', '2030-10-22'],
+    ['Offerte valide dal mar 15 al dom 20 ottobre', '2030-10-20'],
+    ['Valid Mar 8 - Mar 14, 2031', '2031-03-14'],
     // OCR's letters for digits in a date; a slashed date over 12 shows the order of the others.
     ['Válido até 25/O4/2031', '2031-04-25'],
     ['Ofertas válidas de 17 a 23/1O', '2030-10-23'],

@@ -56,6 +56,11 @@ const WEEKDAY_BEFORE_DAY = new RegExp(
   ].join('|')})(?:-feira)?\\.?,?\\s+(?=\\d|${MONTH_NAME})`,
   'giu',
 );
+/**
+ * Tuesday's short name in French, Spanish and Italian, "mar.", is March's in English ("Mar 8"):
+ * a weekday only after a range's own words ("du mar. 2 au lun. 8 déc.", "del mar 1 al dom 6").
+ */
+const TUESDAY_BEFORE_DAY = /(?<=(?<![\p{L}\p{N}])(?:du|au|dal|al|del|de|a)\s+)mar\.?,?\s+(?=\d)/giu;
 /** A price ends the text a keyword's dates are looked for in. */
 const PRICE = /(?:R\$|€|\$|£|EUR\b)\s*\d|\d+,\d{2}(?!\d)|\d+[.,]\d{2}\s*(?:€|\$|EUR\b)|\d+¢/iu;
 
@@ -87,7 +92,9 @@ interface Reading {
  * the last date within a few words after the first validity keyword that is followed by one.
  */
 export function findValidUntil(text: string, uploadedAt: Date): string | undefined {
-  const flat = withDigitsRead(text.normalize('NFKC').replace(/\s+/g, ' ')).replace(WEEKDAY_BEFORE_DAY, '');
+  const flat = withDigitsRead(text.normalize('NFKC').replace(/\s+/g, ' '))
+    .replace(WEEKDAY_BEFORE_DAY, '')
+    .replace(TUESDAY_BEFORE_DAY, '');
   const reading: Reading = { uploadedAt, dayFirst: dayFirstIn(flat) };
   const range = firstRange(flat, reading);
   if (range) return range;
