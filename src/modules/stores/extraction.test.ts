@@ -2297,6 +2297,12 @@ describe('validity', () => {
     ['Du mer. 16 au mar. 22 oct. 2030', '2030-10-22'],
     ['Offerte valide dal mar 15 al dom 20 ottobre', '2030-10-20'],
     ['Valid Mar 8 - Mar 14, 2031', '2031-03-14'],
+    // A German calendar week alone: its Saturday (was: a week from the upload). Dates win over it.
+    ['Unsere Angebote der KW 42', '2030-10-19'],
+    ['Angebote KW42/2030', '2030-10-19'],
+    ['Kalenderwoche 43', '2030-10-26'],
+    ['KW 42 Angebote gültig vom 14.10. bis 18.10.', '2030-10-18'],
+    ['Heizlüfter 2 kW 19,99 €', undefined],
     // OCR's letters for digits in a date; a slashed date over 12 shows the order of the others.
     ['Válido até 25/O4/2031', '2031-04-25'],
     ['Ofertas válidas de 17 a 23/1O', '2030-10-23'],

@@ -111,7 +111,46 @@ export function findValidUntil(text: string, uploadedAt: Date): string | undefin
     if (!STARTS_AT.test(window.slice(0, last.from))) return last.date;
     firstDay ??= last.date;
   }
-  return firstDay && daysAfter(firstDay, WEEK_AFTER_START_DAYS);
+  return firstDay ? daysAfter(firstDay, WEEK_AFTER_START_DAYS) : calendarWeekEnd(flat, uploadedAt);
+}
+
+/**
+ * German flyers' calendar week ("KW 49", "KW49/2026", "Kalenderwoche 49"; "kW" is a kilowatt): when
+ * no date is printed, the flyer runs that ISO week, whose Saturday is the shop week's last day.
+ */
+const CALENDAR_WEEK = /(?<![\p{L}\p{N}])(?:KW|Kalenderwoche)\.?\s*(\d{1,2})(?:\s*[/-]\s*(\d{4}))?(?![\d,.])/u;
+const SATURDAY_AFTER_MONDAY_DAYS = 5;
+
+function calendarWeekEnd(text: string, uploadedAt: Date): string | undefined {
+  const match = CALENDAR_WEEK.exec(text);
+  if (!match) return undefined;
+  const week = Number(match[1]);
+  const year = uploadedAt.getUTCFullYear();
+  // Without its year, the week nearest the upload (a flyer of week 1 read in late December).
+  const years = match[2] ? [Number(match[2])] : [year - 1, year, year + 1];
+  const mondays = years
+    .map((y) => isoWeekMonday(y, week))
+    .filter((monday): monday is number => monday !== undefined)
+    .sort((a, b) => Math.abs(a - uploadedAt.getTime()) - Math.abs(b - uploadedAt.getTime()));
+  const monday = mondays[0];
+  if (monday === undefined) return undefined;
+  const saturday = monday + SATURDAY_AFTER_MONDAY_DAYS * 86_400_000;
+  if (!match[2] && Math.abs(saturday - uploadedAt.getTime()) > MAX_DAYS_AHEAD * 86_400_000) return undefined;
+  return new Date(saturday).toISOString().slice(0, 10);
+}
+
+/** The Monday of ISO week `week` of `year` (week 1 holds 4 January), or none when the year has no such week. */
+function isoWeekMonday(year: number, week: number): number | undefined {
+  if (week < 1 || week > 53) return undefined;
+  const monday = firstIsoMonday(year) + (week - 1) * 7 * 86_400_000;
+  // Week 53 exists only in years whose next week 1 starts a week after it.
+  return week === 53 && monday >= firstIsoMonday(year + 1) ? undefined : monday;
+}
+
+function firstIsoMonday(year: number): number {
+  const fourth = Date.UTC(year, 0, 4);
+  const weekday = (new Date(fourth).getUTCDay() + 6) % 7; // Monday 0
+  return fourth - weekday * 86_400_000;
 }
 
 /**
