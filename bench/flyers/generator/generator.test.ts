@@ -4,6 +4,7 @@ import { FlyerReader } from '../../../src/modules/stores/extraction/flyer-reader
 import { TesseractEngine } from '../../../src/providers/ocr/tesseract-engine.ts';
 import { foodWords } from '../../../src/modules/ingredients/vocabulary.ts';
 import { scoreFlyer } from '../scoring.ts';
+import { findValidUntil } from '../../../src/modules/stores/extraction/validity.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { flyerFonts, flyerFontsAvailable, FONT_PACKAGES, preferredFlyerFontsAvailable } from './fonts.ts';
 import { generateImageFlyer } from './flyer.ts';
@@ -170,5 +171,23 @@ describe('tileLayout', () => {
       }
     }
     expect(overlaps).toEqual([]);
+  });
+});
+
+describe('validity lines', () => {
+  it("every market's line, for a week starting on any day of a year, reads back its last day", () => {
+    // Was: Spanish weeks of June, July and September to December read no date ("del 2 al 8 de
+    // diciembre"), their flyers given a week from the upload.
+    const wrong: string[] = [];
+    for (const locale of LOCALES) {
+      for (let day = 0; day < 366; day += 1) {
+        const from = new Date(Date.UTC(2028, 0, 1 + day));
+        const until = new Date(from.getTime() + 6 * 86_400_000);
+        const line = locale.validity(from, until);
+        const read = findValidUntil(`${line} ${locale.footer(1)}`, from);
+        if (read !== until.toISOString().slice(0, 10)) wrong.push(`${locale.code}: ${line} → ${read}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

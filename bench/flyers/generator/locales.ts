@@ -82,6 +82,11 @@ const MONTHS_ES = [
 ];
 const dd = (d: Date) => String(d.getUTCDate()).padStart(2, '0');
 const mm = (d: Date) => String(d.getUTCMonth() + 1).padStart(2, '0');
+/** "August 14-20", or across two months "January 26 - February 1", as North American flyers print it. */
+const monthDayRange = (f: Date, u: Date) =>
+  f.getUTCMonth() === u.getUTCMonth()
+    ? `${MONTHS_EN[f.getUTCMonth()]} ${f.getUTCDate()}-${u.getUTCDate()}`
+    : `${MONTHS_EN[f.getUTCMonth()]} ${f.getUTCDate()} - ${MONTHS_EN[u.getUTCMonth()]} ${u.getUTCDate()}`;
 /** "1st", "2nd", "23rd", "11th": a British day. */
 const ordinal = (d: Date) => {
   const day = d.getUTCDate();
@@ -114,8 +119,7 @@ export const LOCALES: Locale[] = [
     was: (o) => `Was ${o}`,
     save: (a) => `SAVE ${a}`,
     multibuy: (n, t) => `${n}/${t}`,
-    validity: (f, u) =>
-      `Prices effective ${MONTHS_EN[f.getUTCMonth()]} ${f.getUTCDate()}-${u.getUTCDate()}, ${u.getUTCFullYear()}`,
+    validity: (f, u) => `Prices effective ${monthDayRange(f, u)}, ${u.getUTCFullYear()}`,
     footer: (p) => `Open 7am-10pm daily · (708) 555-0${140 + p} · Page ${p}`,
     products: [
       { name: 'Boneless Chicken Breast', sold: 'weight', min: 1.99, max: 4.99 },
@@ -153,8 +157,7 @@ export const LOCALES: Locale[] = [
     was: (o) => `Reg. ${o}`,
     save: (a) => `SAVE ${a}`,
     multibuy: (n, t) => `${n} for ${t}`,
-    validity: (f, u) =>
-      `Flyer in effect ${MONTHS_EN[f.getUTCMonth()]} ${f.getUTCDate()}-${u.getUTCDate()}, ${u.getUTCFullYear()}`,
+    validity: (f, u) => `Flyer in effect ${monthDayRange(f, u)}, ${u.getUTCFullYear()}`,
     footer: (p) => `Store hours 8 a.m. to 9 p.m. · 1-800-555-0199 · ${p}`,
     products: [
       { name: 'Chilled Boneless Pork Loin', sold: 'weight', min: 1.99, max: 3.49 },
