@@ -171,6 +171,8 @@ describe('price and unit recognition', () => {
     ['2 for 90p', [0.45]],
     ['12pk £3.50', [3.5]],
     ['6pcs', []],
+    ['Was—7#9p', []],
+    ['(45p)', [0.45]],
     // Thousands grouped (a machine's price; pesos, printed without cents): were no prices.
     ['1.299,00 €', [1299]],
     ['R$ 1.299,90', [1299.9]],

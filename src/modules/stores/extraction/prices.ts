@@ -113,14 +113,18 @@ const MULTI_BUY_RE = new RegExp(
  * A cent sign, or a penny's "p" glued to its amount ("45p": British flyers); not a word's first
  * letter ("12pk", "6pcs").
  */
-const CENT_MARK = String.raw`(?:\s*¢|p(?![\p{L}\d]))`;
+const PENNY = String.raw`p(?![\p{L}\d])`;
+const CENT_MARK = String.raw`(?:\s*¢|${PENNY})`;
 /** "2/99¢", "3 for 89¢", "2 for 90p": a multi-buy whose total is in cents (US and Canadian flyers). Not "4x125¢", OCR's "4x125g". */
 const CENTS_MULTI_BUY_RE = new RegExp(
   String.raw`(?<![\d.,])\b(\d{1,2})\s*(?:\/|for)\s*(\d{1,2})${CENT_MARK}`,
   'giu',
 );
-/** "99¢", "49 ¢", "45p": cents alone (US, Canadian and British flyers). */
-const CENTS_RE = new RegExp(String.raw`(?<![\d.,£$€\p{L}])(\d{1,2})${CENT_MARK}`, 'gu');
+/**
+ * "99¢", "49 ¢", "45p": cents alone (US, Canadian and British flyers). Pence only as a word of their
+ * own: "Was—7#9p" is OCR's garbled "Was 79p", not 9p.
+ */
+const CENTS_RE = new RegExp(String.raw`(?<![\d.,])(\d{1,2})\s*¢|(?<![^\s(])(\d{1,2})${PENNY}`, 'gu');
 /**
  * "1,35L", "2,2kg", "1.5lt": an amount without a currency glued to a unit is a size, not a price
  * (with a space, "R$ 19,95 kg" and "2,99 kg" are prices per kilo).
@@ -318,7 +322,7 @@ export function findPrices(text: string, ocrLine = false): PriceToken[] {
     if (taken.overlaps(start, end)) continue;
     taken.take(start, end);
     // "0¢" is no price: OCR's second reading of part of a "50¢" beside it.
-    const value = round2(Number(match[1]) / 100);
+    const value = round2(Number(match[1] ?? match[2]) / 100);
     if (!(value > 0)) continue;
     const marked = markOf(clean.slice(Math.max(0, start - 24), start), clean.slice(end, end + 24));
     if (marked === 'saving') continue;
