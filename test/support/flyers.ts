@@ -41,12 +41,29 @@ function text(page: PDFPage, font: PDFFont, value: string, x: number, yFromTop: 
   page.drawText(value, { x, y: page.getHeight() - yFromTop - size, size, font, color: rgb(0, 0, 0) });
 }
 
-/** German row layout: name, pack size, struck regular price and "jetzt nur" price far apart on one line. */
-export async function rowFlyer(): Promise<GeneratedFlyer> {
+/** A new A4 document of one page, with Helvetica and its bold embedded. */
+async function textPage(): Promise<{ pdf: PDFDocument; font: PDFFont; bold: PDFFont; page: PDFPage }> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const page = pdf.addPage(A4);
+  return { pdf, font, bold, page: pdf.addPage(A4) };
+}
+
+/** A tile's grey frame, 250 points wide, its text starting at (x, y) from the page's top. */
+function tileFrame(page: PDFPage, x: number, y: number, height: number): void {
+  page.drawRectangle({
+    x: x - 10,
+    y: A4[1] - y - height + 10,
+    width: 250,
+    height,
+    borderWidth: 1,
+    borderColor: rgb(0.6, 0.6, 0.6),
+  });
+}
+
+/** German row layout: name, pack size, struck regular price and "jetzt nur" price far apart on one line. */
+export async function rowFlyer(): Promise<GeneratedFlyer> {
+  const { pdf, font, bold, page } = await textPage();
   text(page, bold, 'Wochenangebote', 200, 40, 20);
   text(page, font, 'Angebote gültig vom 12.10. bis 17.10.2030', 170, 70, 11);
   const rows: Array<[string, string, string, string]> = [
@@ -75,10 +92,7 @@ export async function rowFlyer(): Promise<GeneratedFlyer> {
 
 /** English tile layout: two columns of tiles (brand line, product line, price line, unit line). */
 export async function tileFlyer(): Promise<GeneratedFlyer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const page = pdf.addPage(A4);
+  const { pdf, font, bold, page } = await textPage();
   text(page, bold, 'FRESH DEALS', 220, 30, 22);
   text(page, font, 'Prices valid until 12/30/2030', 210, 62, 11);
   const tiles = [
@@ -98,14 +112,7 @@ export async function tileFlyer(): Promise<GeneratedFlyer> {
   for (const t of tiles) {
     const x = 60 + t.col * 280;
     const y = 120 + t.row * 200;
-    page.drawRectangle({
-      x: x - 10,
-      y: A4[1] - y - 150,
-      width: 250,
-      height: 160,
-      borderWidth: 1,
-      borderColor: rgb(0.6, 0.6, 0.6),
-    });
+    tileFrame(page, x, y, 160);
     text(page, font, t.brand, x, y, 10);
     text(page, bold, t.product, x, y + 16, 14);
     text(page, bold, t.price, x, y + 60, 20);
@@ -147,10 +154,7 @@ export async function tileFlyer(): Promise<GeneratedFlyer> {
  * Price £4.25"), pence ("18p", "2 for 90p") and a validity range across two months.
  */
 export async function britishFlyer(): Promise<GeneratedFlyer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const page = pdf.addPage(A4);
+  const { pdf, font, bold, page } = await textPage();
   text(page, bold, 'THIS WEEK AT THE CORNER SHOP', 140, 30, 20);
   text(page, font, 'From Wednesday 30th October to Tuesday 5th November', 150, 60, 11);
   const tiles = [
@@ -162,14 +166,7 @@ export async function britishFlyer(): Promise<GeneratedFlyer> {
   tiles.forEach((tile, n) => {
     const x = 60 + (n % 2) * 280;
     const y = 120 + Math.floor(n / 2) * 220;
-    page.drawRectangle({
-      x: x - 10,
-      y: A4[1] - y - 170,
-      width: 250,
-      height: 180,
-      borderWidth: 1,
-      borderColor: rgb(0.6, 0.6, 0.6),
-    });
+    tileFrame(page, x, y, 180);
     text(page, bold, tile.product, x, y, 14);
     let top = y + 30;
     for (const line of tile.lines) {
