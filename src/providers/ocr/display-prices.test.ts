@@ -24,6 +24,7 @@ describe('a display line read as one price', () => {
     ['2X$6.00', '2x$6.00'],
     ['3/$10', '3x$10'],
     ['99d', '99¢'],
+    ['99p', '99p'],
     ['" 1,69', '1,69'],
     ['** 4,98', '4,98'],
     ['E1,09', '1,09'],
@@ -45,6 +46,7 @@ describe('a display line read as one price', () => {
     '2x5', // a pack (2 x 5 pieces) as much as a multi-buy without its sign
     'Pasta fresca 500 g',
     'EAN 4011',
+    '12pk',
   ])('%s is not a price line (left to the page reading)', (text) => {
     expect(displayPrice(text)).toBeUndefined();
   });
@@ -73,6 +75,17 @@ describe('prices the page reading misread', () => {
   it('stay where the page reading shows the same figures (its "€" and unit words are kept)', () => {
     const page = [word('€', 100, 410, 20, 60), word('2,18', 125, 410, 80, 60), word('al', 210, 430, 20, 30)];
     expect(withMisreadPrices(page, [{ strip: price, text: '2,18 alkg', confidence: 0.96 }])).toEqual(page);
+  });
+
+  it('give way where the recogniser reads the pence or cents mark the page reading lost ("99" for "99p")', () => {
+    // Was: "99" kept, no price, and the tile given its regular price (British display pence).
+    const words = withMisreadPrices(
+      [word('99', 110, 405, 60, 70, 0.37)],
+      [{ strip: price, text: '99p', confidence: 0.97 }],
+    );
+    expect(words.map((w) => w.text)).toEqual(['99p']);
+    const read = [word('99p', 110, 405, 80, 70)];
+    expect(withMisreadPrices(read, [{ strip: price, text: '99p', confidence: 0.97 }])).toEqual(read);
   });
 
   it('are looked for in the read lines that hold a figure, not in missed ones nor in names', () => {

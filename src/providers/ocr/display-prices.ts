@@ -13,6 +13,8 @@ const AMOUNT_LINE = /^(?:R\$|RS|R5|R|\$|S|€|E|C)?\s?(\d{1,4}[.,]\d{2})\s?([a-z
 const MULTI_BUY_LINE = /^([2-9]|1[0-2])\s?(?:x|\/|for)\s?(R\$|\$)?\s?(\d{1,3}[.,]\d{2}|\d{1,2})$/iu;
 /** "99¢" as the recogniser reads it: its alphabet has no "¢", which comes back as "c" or "d". */
 const CENTS_LINE = /^(\d{1,2})\s?[¢cd]$/u;
+/** "99p": pence, as British flyers print a price under a pound. */
+const PENCE_LINE = /^(\d{1,2})p$/u;
 
 /**
  * The words a display line's reading stands for when it is one price ("$4.99LB" → "4.99 LB",
@@ -32,7 +34,9 @@ export function displayPrice(text: string): string | undefined {
     return `${count}x${sign ?? ''}${total}`;
   }
   const cents = CENTS_LINE.exec(line);
-  return cents ? `${cents[1]}¢` : undefined;
+  if (cents) return `${cents[1]}¢`;
+  const pence = PENCE_LINE.exec(line);
+  return pence ? `${pence[1]}p` : undefined;
 }
 
 /** The figures of a reading, in order, with their separators ("S4991B" → "4991", "$4.99LB" → "4.99"). */
@@ -178,8 +182,11 @@ export function withMisreadPrices(words: readonly OcrWord[], readings: readonly 
   let result = [...words];
   for (const { strip, text: price, confidence } of readings) {
     const within = result.filter((w) => inside(w, strip));
-    const read = figuresOf(within.map((w) => w.text).join(''));
-    if (read === figuresOf(price)) continue;
+    const seen = within.map((w) => w.text).join('');
+    // The same figures stand, unless the reading shows the mark of cents or pence the page reading
+    // lost ("99" for a display "99p": no price without it).
+    const mark = /\d([¢p])$/u.exec(price)?.[1];
+    if (figuresOf(seen) === figuresOf(price) && (!mark || seen.endsWith(mark))) continue;
     result = result.filter((w) => !within.includes(w));
     result.push({ ...strip, text: price, confidence, settled: true });
   }
